@@ -1,0 +1,90 @@
+/**
+ * The gateway as a Fastify plugin tree (fastify/demo layout): external plugins (security headers, OpenAPI),
+ * app plugins (errors, validation, services, auth), then the route families. `buildApp` is used by the
+ * server and by tests.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Client } from '@connectrpc/connect';
+import { Health, HealthCheckResponse_ServingStatus } from '@assay/proto/grpc/health/v1/health_pb';
+import { sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
+import { ping, type Pool } from '@assay/db';
+import type { GatewayConfig } from './config';
+import errorsPlugin from './plugins/app/errors';
+import validationPlugin from './plugins/app/validation';
+import servicesPlugin, { type ServiceClients } from './plugins/app/services';
+import authPlugin from './plugins/app/auth';
+import securityPlugin from './plugins/external/security';
+import openapiPlugin from './plugins/external/openapi';
+import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
+import type { IdentityStore } from './identity/store';
+import type { Authenticator } from './identity/authenticator';
+
+export interface AppDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  store: IdentityStore;
+  authenticator: Authenticator;
+  clients: ServiceClients;
+  /** Health clients of the services, for /readyz. */
+  healthClients: Record<string, Client<typeof Health>>;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Probes would drown the log.
+    logController: new LogController({ disableRequestLogging: (req: { url?: string }) => req.url === '/healthz' || req.url === '/readyz' }),
+    genReqId: (req) => sanitizeRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID(),
+    // Client IP: the socket, or X-Forwarded-For through exactly TRUSTED_PROXY_HOPS trusted proxies.
+    trustProxy: (_address: string, hop: number) => hop < config.TRUSTED_PROXY_HOPS,
+    bodyLimit: config.PUBLIC_BODY_LIMIT_BYTES,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  // JSON only: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify would otherwise accept text/plain).
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(validationPlugin);
+  await app.register(securityPlugin);
+  await app.register(openapiPlugin, { docs: config.DOCS_ENABLED });
+  await app.register(servicesPlugin, { clients: deps.clients });
+  await app.register(authPlugin, { authenticator: deps.authenticator });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const checks: Record<string, boolean> = {
+      postgres: await ping(deps.pool),
+      redis: await deps.redis.ping().then(
+        (r) => r === 'PONG',
+        () => false,
+      ),
+    };
+    await Promise.all(
+      Object.entries(deps.healthClients).map(async ([name, client]) => {
+        checks[name] = await client.check({ service: '' }, { timeoutMs: 2000 }).then(
+          (r) => r.status === HealthCheckResponse_ServingStatus.SERVING,
+          () => false,
+        );
+      }),
+    );
+    const ready = Object.values(checks).every(Boolean);
+    reply.code(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'not ready', checks };
+  });
+
+  for (const prefix of [PUBLIC_PREFIX, ALIAS_PREFIX]) {
+    await app.register(publicApi, { prefix, alias: prefix === ALIAS_PREFIX, store: deps.store, rateLimits: config.RATE_LIMITS });
+  }
+  return app;
+}

@@ -1,0 +1,39 @@
+import { loadConfig, Type, Port, Str, LogLevel, IntMap, Bool, type Settings } from '@assay/config';
+
+/** The rate-limit buckets of spec §8 and CONTRACT §8, requests per 60 s. */
+export const DEFAULT_RATE_LIMITS = { reads: 100, writes: 60, manualRunCreate: 10, ip: 200, pdf: 1, ingest: 600 };
+export type RateLimits = typeof DEFAULT_RATE_LIMITS;
+
+export const GatewaySettings = Type.Object({
+  LOG_LEVEL: LogLevel,
+  PORT: Port(8080, 'public HTTP port'),
+  ADMIN_PORT: Port(7200, 'internal Connect port: admin RPC (CLI) and identity RPC (services)'),
+  METRICS_PORT: Port(9200, 'Prometheus /metrics'),
+  BIND_HOST: Str('127.0.0.1', 'interface to listen on (0.0.0.0 in containers)'),
+  DATABASE_URL: Str('postgres://assay:assay@127.0.0.1:55432/assay'),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  REDIS_URL: Str('redis://127.0.0.1:6390'),
+  INTERNAL_AUTH_TOKEN: Str(undefined, 'shared secret for internal RPC'),
+  RATE_LIMITS: IntMap(DEFAULT_RATE_LIMITS),
+  IDEMPOTENCY_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
+  TRUSTED_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'proxies in front whose X-Forwarded-For is trusted' }),
+  PUBLIC_UI_URL: Str('http://localhost:8080', 'base of deep links'),
+  PUBLIC_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 * 1024 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
+  AUTH_CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a resolved token+role may be reused; revocation clears it at once' }),
+  MANUAL_TESTING_URL: Str('http://127.0.0.1:7201'),
+  RUNS_URL: Str('http://127.0.0.1:7202'),
+  RUNS_HTTP_URL: Str('http://127.0.0.1:9202'),
+  ANALYTICS_URL: Str('http://127.0.0.1:7203'),
+  WEBHOOKS_URL: Str('http://127.0.0.1:7204'),
+  REPORTS_URL: Str('http://127.0.0.1:7205'),
+  REPORTS_HTTP_URL: Str('http://127.0.0.1:9205'),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000 }),
+  DOCS_ENABLED: Bool(true, 'serve the API reference page at /docs'),
+});
+export type GatewayConfig = Settings<typeof GatewaySettings>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  return loadConfig(GatewaySettings, env);
+}

@@ -1,0 +1,97 @@
+/**
+ * Authentication and authorization of spec §5, for every route that does not opt out (`config.auth: 'none'`):
+ *   - `Authorization: Bearer svc_pat_<token>` exactly → else 401 UNAUTHORIZED; revoked → TOKEN_REVOKED;
+ *     expired → TOKEN_EXPIRED;
+ *   - a `:projectId` the token does not cover (or that does not exist) → 404 NOT_FOUND;
+ *   - the role is read live from the membership: writes need owner/admin/member (viewer → 403), webhook
+ *     management needs owner/admin, api keys may read and ingest only (→ 403 otherwise).
+ * The result is `request.auth`, and `request.callOptions()` forwards it to services.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '@assay/errors';
+import { REQUEST_ID_HEADER } from '@assay/logger';
+import { asPrincipal, type Principal } from '@assay/service-kit';
+import type { Authenticated, Authenticator } from '../../identity/authenticator';
+import type { ProjectAccess } from '../../identity/store';
+
+export type AuthMode = 'none' | 'token' | 'project';
+export type Access = 'read' | 'write' | 'webhook-admin' | 'ingest';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Default 'project' for API routes: token plus access to `:projectId`. */
+    auth?: AuthMode;
+    /** Default: GET/HEAD → read, other methods → write. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth?: AuthContext;
+    /** Call options that carry the caller to a service (principal + request id). */
+    callOptions(): { headers: Record<string, string>; signal?: AbortSignal };
+  }
+}
+
+export interface AuthContext extends Authenticated {
+  project?: ProjectAccess;
+  principal?: Principal;
+}
+
+function accessOf(request: FastifyRequest): Access {
+  const configured = request.routeOptions.config.access;
+  if (configured) return configured;
+  return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+}
+
+function authorize(access: Access, auth: AuthContext): void {
+  const { token, project } = auth;
+  const role = project?.role ?? null;
+  if (token.type === 'api_key') {
+    if (access === 'read' || access === 'ingest') return;
+    throw new AppError('FORBIDDEN', 'Project api keys may only read and ingest');
+  }
+  if (access === 'read') return;
+  if (access === 'webhook-admin') {
+    if (role === 'owner' || role === 'admin') return;
+    throw new AppError('FORBIDDEN', 'Managing webhooks needs the owner or admin role');
+  }
+  if (role === 'owner' || role === 'admin' || role === 'member') return;
+  throw new AppError('FORBIDDEN', 'Writes need the owner, admin or member role');
+}
+
+export default fp(
+  async function authPlugin(app: FastifyInstance, opts: { authenticator: Authenticator }) {
+    const { authenticator } = opts;
+
+    app.decorateRequest('auth', undefined);
+    app.decorateRequest('callOptions', function (this: FastifyRequest) {
+      const extra = { [REQUEST_ID_HEADER]: String(this.id) };
+      return this.auth?.principal ? asPrincipal(this.auth.principal, extra) : { headers: extra };
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const mode = request.routeOptions.config.auth ?? 'none';
+      if (mode === 'none' || request.is404) return;
+      const authenticated = await authenticator.authenticateBearer(request.headers.authorization);
+      const auth: AuthContext = { ...authenticated };
+      request.auth = auth;
+      if (mode === 'project') {
+        const projectId = (request.params as { projectId?: string }).projectId ?? '';
+        const project = await authenticator.projectAccess(authenticated, projectId);
+        if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
+        auth.project = project;
+        auth.principal = {
+          tokenId: authenticated.token.id,
+          tokenType: authenticated.token.type,
+          userId: authenticated.token.userId,
+          userName: project.userName,
+          userEmail: project.userEmail,
+          orgId: project.orgId,
+          role: authenticated.token.type === 'pat' ? project.role : null,
+        };
+        authorize(accessOf(request), auth);
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['errors'] },
+);

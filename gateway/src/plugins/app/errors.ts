@@ -1,0 +1,127 @@
+/**
+ * Every error leaves the gateway in the envelope of spec §2.1, whatever raised it: a service (ConnectError),
+ * our own code (AppError), Fastify (validation, body parsing, size), an unknown route (404) or a known path
+ * with the wrong method (405). 5xx bodies never carry internal detail.
+ */
+import fp from 'fastify-plugin';
+import FindMyWay from 'find-my-way';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConnectError } from '@connectrpc/connect';
+import { AppError, fromConnectError, toEnvelope, type Violation } from '@assay/errors';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+function issuePath(context: string, issue: AjvIssue): string {
+  const segments = issue.instancePath.split('/').filter(Boolean);
+  if (issue.keyword === 'required') segments.push(String(issue.params.missingProperty));
+  if (issue.keyword === 'additionalProperties') segments.push(String(issue.params.additionalProperty));
+  return [PART_PREFIX[context] ?? context, ...segments].join('.');
+}
+
+function issueMessage(issue: AjvIssue): string {
+  if (issue.keyword === 'additionalProperties') return `unknown property "${String(issue.params.additionalProperty)}"`;
+  if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'enum') return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  return issue.message ?? 'is invalid';
+}
+
+function validationToAppError(err: FastifyError & { validation: AjvIssue[]; validationContext?: string }): AppError {
+  const context = err.validationContext ?? 'body';
+  // anyOf/oneOf wrappers repeat their branches' messages; keep the specific ones.
+  const issues = err.validation.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf' && i.keyword !== 'if');
+  const details: Violation[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues.length > 0 ? issues : err.validation) {
+    const d = { path: issuePath(context, issue), message: issueMessage(issue) };
+    const key = `${d.path}|${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      details.push(d);
+    }
+  }
+  if (context === 'querystring' && err.validation.some((i) => i.instancePath === '/limit')) {
+    const limitIssue = details.find((d) => d.path === 'query.limit');
+    return new AppError('INVALID_LIMIT', limitIssue ? `limit ${limitIssue.message}` : undefined, { details });
+  }
+  const first = details[0];
+  return new AppError('VALIDATION_ERROR', first ? `${first.path}: ${first.message}` : 'The request is invalid', { details });
+}
+
+/** Maps anything thrown while handling a request to an AppError. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ConnectError) return fromConnectError(err);
+  const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) return validationToAppError(fe as FastifyError & { validation: AjvIssue[] });
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The JSON body is empty', { details: [{ path: 'body', message: 'empty JSON body' }] });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { details: [{ path: 'body', message: 'malformed JSON' }] });
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError && (fe as { statusCode?: number }).statusCode === 400) {
+    return new AppError('VALIDATION_ERROR', 'The body is not valid JSON', { details: [{ path: 'body', message: 'malformed JSON' }] });
+  }
+  const status = fe?.statusCode;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (status === 404) return new AppError('NOT_FOUND');
+  if (status && status >= 400 && status < 500) return new AppError('VALIDATION_ERROR', 'The request is invalid');
+  return new AppError('INTERNAL_ERROR', undefined, { cause: err });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const appErr = toAppError(err);
+  if (appErr.httpStatus >= 500) request.log.error({ err: appErr.cause ?? appErr, reason: appErr.reason }, 'request failed');
+  else request.log.info({ reason: appErr.reason, status: appErr.httpStatus }, appErr.message);
+  return reply
+    .code(appErr.httpStatus)
+    .headers(appErr.headers ?? {})
+    .type('application/json; charset=utf-8')
+    .send(toEnvelope(appErr));
+}
+
+export default fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    // Every registered path, method-agnostic, to tell "unknown route" (404) from "wrong method" (405).
+    const paths = FindMyWay({ ignoreTrailingSlash: true });
+    const methodsByPath = new Map<string, Set<string>>();
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      let set = methodsByPath.get(route.url);
+      if (!set) {
+        set = new Set();
+        methodsByPath.set(route.url, set);
+        const url = route.url;
+        paths.on('GET', url, () => undefined, { url });
+      }
+      for (const m of methods) set.add(m);
+    });
+
+    app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const match = paths.find('GET', path);
+      if (match) {
+        const allowed = [...(methodsByPath.get((match.store as { url: string }).url) ?? [])];
+        return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } }));
+      }
+      return sendError(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}`));
+    });
+  },
+  { name: 'errors' },
+);

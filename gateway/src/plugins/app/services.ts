@@ -1,0 +1,31 @@
+/** Typed Connect clients for the services behind the gateway, one per service, shared by all routes. */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Client } from '@connectrpc/connect';
+import { createRpcClient } from '@assay/service-kit';
+import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import type { GatewayConfig } from '../../config';
+
+export interface ServiceClients {
+  manualTesting: Client<typeof ManualTestingService>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: ServiceClients;
+  }
+}
+
+export function createServiceClients(config: GatewayConfig): ServiceClients {
+  const opts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS };
+  return {
+    manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
+  };
+}
+
+export default fp(
+  async function servicesPlugin(app: FastifyInstance, opts: { clients: ServiceClients }) {
+    app.decorate('services', opts.clients);
+  },
+  { name: 'services' },
+);

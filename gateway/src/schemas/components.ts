@@ -1,0 +1,9 @@
+/**
+ * Schemas that routes reference with `Type.Ref(...)` instead of inlining: registered once at the root, so
+ * serialization resolves them and OpenAPI lists them under components. A family adds its shared shapes here.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorEnvelope, Pagination } from './envelope';
+import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
+
+export const componentSchemas: TSchema[] = [ErrorEnvelope, Pagination, SuiteSchema];

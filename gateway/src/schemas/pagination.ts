@@ -1,0 +1,37 @@
+/**
+ * The shared pagination rules (spec §4.1, CONTRACT §9): `limit` ∈ {10, 25, 50, 100} (explorer 10/25/50), any
+ * other value → 400 INVALID_LIMIT; `page` ≥ 1, else 400 VALIDATION_ERROR; default page 1, limit 10.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const EXPLORER_PAGE_SIZES = [10, 25, 50] as const;
+
+export const Limit = (sizes: readonly number[] = PAGE_SIZES) =>
+  Type.Unsafe<number>({ type: 'integer', enum: [...sizes], default: 10, description: `page size: one of ${sizes.join(', ')}` });
+
+export const PageQuery = (sizes: readonly number[] = PAGE_SIZES) => ({
+  page: Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' }),
+  limit: Limit(sizes),
+});
+
+const DefaultPageQuery = Type.Object(PageQuery());
+export type PageQueryValue = Static<typeof DefaultPageQuery>;
+
+export interface PaginationValue {
+  page: number;
+  limit: number;
+  total: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+  hasMore: boolean;
+}
+
+export function pagination(page: number, limit: number, total: number): PaginationValue {
+  const hasNext = page * limit < total;
+  return { page, limit, total, hasNext, hasPrev: page > 1, hasMore: hasNext };
+}
+
+export function page<T>(data: T[], p: PaginationValue): { success: true; data: T[]; pagination: PaginationValue } {
+  return { success: true, data, pagination: p };
+}

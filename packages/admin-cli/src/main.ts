@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+/**
+ * `npm run admin -- <command> [--flags]`: prints one JSON object on stdout; on failure prints
+ * `{"error": {"code", "message"}}` and exits non-zero.
+ */
+import { parseArgs } from 'node:util';
+import { fromConnectError } from '@assay/errors';
+import { createRpcClient } from '@assay/service-kit';
+import { AdminService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
+import { cliEnv, type CliEnv } from './env';
+
+class UsageError extends Error {}
+
+type Flags = Record<string, string | undefined>;
+type Command = { flags: string[]; run: (f: Flags, env: CliEnv) => Promise<unknown> };
+
+const ROLES: Record<string, Role> = { owner: Role.OWNER, admin: Role.ADMIN, member: Role.MEMBER, viewer: Role.VIEWER };
+const EXPIRY_DAYS = [30, 60, 90, 180];
+
+function required(f: Flags, name: string): string {
+  const v = f[name];
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function role(f: Flags): Role {
+  const r = required(f, 'role');
+  const value = ROLES[r];
+  if (value === undefined) throw new UsageError(`--role must be one of ${Object.keys(ROLES).join(', ')} (got "${r}")`);
+  return value;
+}
+
+function expiresInSeconds(f: Flags): bigint {
+  if (f['expires-days'] !== undefined && f['expires-in-seconds'] !== undefined) throw new UsageError('give --expires-days or --expires-in-seconds, not both');
+  if (f['expires-days'] !== undefined) {
+    const days = Number(f['expires-days']);
+    if (!EXPIRY_DAYS.includes(days)) throw new UsageError(`--expires-days must be one of ${EXPIRY_DAYS.join(', ')}`);
+    return BigInt(days * 86400);
+  }
+  if (f['expires-in-seconds'] !== undefined) {
+    const s = Number(f['expires-in-seconds']);
+    if (!Number.isInteger(s) || s < 1) throw new UsageError('--expires-in-seconds must be a positive integer');
+    return BigInt(s);
+  }
+  return 0n;
+}
+
+const admin = (env: CliEnv) => createRpcClient(AdminService, { baseUrl: env.adminUrl, internalToken: env.internalToken, timeoutMs: 15000 });
+
+export const commands: Record<string, Command> = {
+  'org:create': { flags: ['name'], run: async (f, env) => ({ id: (await admin(env).createOrg({ name: required(f, 'name') })).id }) },
+  'user:create': {
+    flags: ['email', 'name'],
+    run: async (f, env) => ({ id: (await admin(env).createUser({ email: required(f, 'email'), name: required(f, 'name') })).id }),
+  },
+  'member:add': {
+    flags: ['org', 'user', 'role'],
+    run: async (f, env) => {
+      await admin(env).addMember({ orgId: required(f, 'org'), userId: required(f, 'user'), role: role(f) });
+      return { ok: true };
+    },
+  },
+  'member:set-role': {
+    flags: ['org', 'user', 'role'],
+    run: async (f, env) => {
+      await admin(env).setMemberRole({ orgId: required(f, 'org'), userId: required(f, 'user'), role: role(f) });
+      return { ok: true };
+    },
+  },
+  'project:create': {
+    flags: ['org', 'name'],
+    run: async (f, env) => ({ id: (await admin(env).createProject({ orgId: required(f, 'org'), name: required(f, 'name') })).id }),
+  },
+  'token:create': {
+    flags: ['user', 'project', 'name', 'projects', 'expires-days', 'expires-in-seconds'],
+    run: async (f, env) => {
+      if ((f.user === undefined) === (f.project === undefined)) throw new UsageError('give exactly one of --user or --project');
+      if (f.project !== undefined && f.projects !== undefined) throw new UsageError('--projects applies to user tokens only');
+      const res = await admin(env).createToken({
+        userId: f.user ?? '',
+        projectId: f.project ?? '',
+        name: f.name ?? '',
+        projectIds: (f.projects ?? '*').split(',').map((p) => p.trim()).filter(Boolean),
+        expiresInSeconds: expiresInSeconds(f),
+      });
+      return res.uploadKey ? { id: res.id, token: res.token, uploadKey: res.uploadKey } : { id: res.id, token: res.token };
+    },
+  },
+  'token:revoke': {
+    flags: ['id'],
+    run: async (f, env) => {
+      await admin(env).revokeToken({ id: required(f, 'id') });
+      return { ok: true };
+    },
+  },
+  'token:rotate': {
+    flags: ['id'],
+    run: async (f, env) => {
+      const res = await admin(env).rotateToken({ id: required(f, 'id') });
+      return res.uploadKey ? { id: res.id, token: res.token, uploadKey: res.uploadKey } : { id: res.id, token: res.token };
+    },
+  },
+};
+
+function fail(code: string, message: string): never {
+  const out = JSON.stringify({ error: { code, message } });
+  process.stdout.write(`${out}\n`);
+  process.stderr.write(`${out}\n`);
+  process.exit(code === 'USAGE' ? 2 : 1);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) fail('USAGE', `unknown command "${name ?? ''}"; commands: ${Object.keys(commands).join(', ')}`);
+  let flags: Flags;
+  try {
+    flags = parseArgs({ args: rest, options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])), strict: true, allowPositionals: false }).values as Flags;
+  } catch (err) {
+    fail('USAGE', (err as Error).message);
+  }
+  const env = cliEnv();
+  if (!env.internalToken) fail('USAGE', 'INTERNAL_AUTH_TOKEN is not set (run `make up`, or export it)');
+  try {
+    const result = await command.run(flags, env);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (err) {
+    if (err instanceof UsageError) fail('USAGE', err.message);
+    const appErr = fromConnectError(err);
+    fail(appErr.reason, appErr.reason === 'SERVICE_UNAVAILABLE' ? `cannot reach the system at ${env.adminUrl}: is it running?` : appErr.message);
+  }
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,131 @@
+/**
+ * Postgres access, one way for every service: a pool whose connections see only the service's own schema
+ * (search_path), a transaction helper, and migrations (node-pg-migrate, plain SQL files) run under a
+ * blocking advisory lock so two replicas starting together never migrate at once.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { runner } from 'node-pg-migrate';
+import type { Logger } from '@assay/logger';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+// COUNT(*) and BIGINT come back as strings by default; every count we keep fits in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+const SCHEMA_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+
+function checkSchema(schema: string): void {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+}
+
+export interface PoolOptions {
+  connectionString: string;
+  schema: string;
+  max?: number;
+  applicationName: string;
+  logger?: Logger;
+}
+
+export function createPool(opts: PoolOptions): Pool {
+  checkSchema(opts.schema);
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName,
+    options: `-c search_path=${opts.schema}`,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    // Fail fast rather than hold a request forever on a wedged statement.
+    statement_timeout: 30000,
+  });
+  // An idle client losing its connection (Postgres restart) must not crash the process.
+  pool.on('error', (err) => opts.logger?.warn({ err: { message: err.message } }, 'idle postgres client error'));
+  return pool;
+}
+
+/** Runs `fn` in one transaction; rolls back on any error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** True when the database answers within `timeoutMs`. */
+export async function ping(pool: Pool, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      pool.query('SELECT 1'),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface MigrateOptions {
+  databaseUrl: string;
+  schema: string;
+  /** Folder of `NNNN_name.sql` files with `-- Up Migration` / `-- Down Migration` sections. */
+  dir: string;
+  logger: Logger;
+}
+
+/** Applies pending migrations of one schema; returns the names applied. Safe to call from many replicas. */
+export async function migrate(opts: MigrateOptions): Promise<string[]> {
+  checkSchema(opts.schema);
+  const client = new pg.Client({ connectionString: opts.databaseUrl, application_name: `migrate:${opts.schema}` });
+  await client.connect();
+  try {
+    // Blocking lock: a second replica waits here, then finds nothing left to apply.
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`assay:migrate:${opts.schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    const log = opts.logger.child({ component: 'migrate', schema: opts.schema });
+    const applied = await runner({
+      dbClient: client,
+      dir: opts.dir,
+      direction: 'up',
+      schema: opts.schema,
+      migrationsSchema: opts.schema,
+      migrationsTable: 'pgmigrations',
+      checkOrder: true,
+      noLock: true,
+      singleTransaction: true,
+      logger: { debug: () => undefined, info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+    });
+    return applied.map((m) => m.name);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`assay:migrate:${opts.schema}`]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
+ * Identifiers: 24 lower-case hex digits (4 bytes of seconds since the epoch + 8 random bytes), the shape
+ * clients of the hosted product already handle for `_id`; roughly time-ordered, unguessable.
+ */
+export function newId(): string {
+  const time = Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, '0');
+  return time + randomBytes(8).toString('hex');
+}
+
+export const ID_PATTERN = /^[0-9a-f]{24}$/;

@@ -1,0 +1,209 @@
+/**
+ * The event port. Services publish and consume through these small interfaces; kafkajs (in maintenance mode)
+ * stays inside this package, so moving to another client later touches only this file.
+ *
+ * Consumer contract: a message's offset is committed only after its handler resolved. A handler that throws
+ * makes the consumer back off and see the message again, so handlers must be idempotent.
+ */
+import { Kafka, Partitioners, logLevel, type Consumer, type Producer, type Admin, type LogEntry } from 'kafkajs';
+import type { Logger } from '@assay/logger';
+
+export const Topics = {
+  /** Run lifecycle events, key = run id, value = assay.events.v1.RunLifecycleEvent. */
+  RUN_LIFECYCLE: 'assay.run-lifecycle.v1',
+} as const;
+
+export interface EventMessage {
+  key: string;
+  value: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface ConsumedEvent {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface EventPublisher {
+  /** Resolves once every message is acknowledged by the broker (acks = all). */
+  publish(topic: string, messages: EventMessage[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface EventConsumer {
+  /** Starts consuming; resolves once the consumer joined its group. */
+  start(handler: (event: ConsumedEvent) => Promise<void>): Promise<void>;
+  /** Stops after the in-flight message, committing what was handled. */
+  stop(): Promise<void>;
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a new group starts: true = oldest retained message (default), false = only new ones. */
+  fromBeginning?: boolean;
+}
+
+export interface EventBus {
+  publisher(): Promise<EventPublisher>;
+  consumer(opts: ConsumerOptions): EventConsumer;
+  ensureTopics(topics: { topic: string; numPartitions?: number }[]): Promise<void>;
+  /** True when a broker answers a metadata request within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+}
+
+function kafkaLogCreator(logger: Logger) {
+  const log = logger.child({ component: 'kafka' });
+  return () =>
+    ({ level, log: entry }: LogEntry) => {
+      const { message, ...extra } = entry;
+      // Broker outages make kafkajs log at ERROR on every retry; they are expected and surface in health.
+      if (level <= logLevel.WARN) log.warn({ kafka: { ...extra, timestamp: undefined } }, message);
+      else if (level === logLevel.INFO) log.debug({ kafka: { ...extra, timestamp: undefined } }, message);
+    };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export function createKafkaBus(opts: KafkaBusOptions): EventBus {
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(opts.logger),
+    connectionTimeout: 3000,
+    requestTimeout: 10000,
+    retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5000 },
+  });
+  let admin: Admin | undefined;
+  let adminConnecting: Promise<Admin> | undefined;
+  const producers: Producer[] = [];
+  const consumers: Consumer[] = [];
+
+  async function getAdmin(): Promise<Admin> {
+    if (admin) return admin;
+    adminConnecting ??= (async () => {
+      const a = kafka.admin({ retry: { retries: 0 } });
+      try {
+        await a.connect();
+      } catch (err) {
+        adminConnecting = undefined;
+        throw err;
+      }
+      admin = a;
+      a.on(a.events.DISCONNECT, () => {
+        if (admin === a) admin = undefined;
+        adminConnecting = undefined;
+      });
+      return a;
+    })();
+    return adminConnecting;
+  }
+
+  return {
+    async publisher() {
+      const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: false, maxInFlightRequests: 1 });
+      await producer.connect();
+      producers.push(producer);
+      return {
+        async publish(topic, messages) {
+          if (messages.length === 0) return;
+          await producer.send({
+            topic,
+            acks: -1,
+            messages: messages.map((m) => ({ key: m.key, value: Buffer.from(m.value), headers: m.headers })),
+          });
+        },
+        async disconnect() {
+          await producer.disconnect();
+        },
+      };
+    },
+
+    consumer(copts) {
+      const consumer = kafka.consumer({ groupId: copts.groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 } });
+      consumers.push(consumer);
+      let running = false;
+      return {
+        async start(handler) {
+          await consumer.connect();
+          await consumer.subscribe({ topics: copts.topics, fromBeginning: copts.fromBeginning ?? true });
+          const joined = new Promise<void>((resolve) => {
+            const off = consumer.on(consumer.events.GROUP_JOIN, () => {
+              off();
+              resolve();
+            });
+          });
+          running = true;
+          await consumer.run({
+            autoCommit: true,
+            eachMessage: async ({ topic, partition, message }) => {
+              const headers: Record<string, string> = {};
+              for (const [k, v] of Object.entries(message.headers ?? {})) {
+                if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+              }
+              await handler({
+                topic,
+                partition,
+                offset: message.offset,
+                key: message.key ? message.key.toString() : null,
+                value: message.value ?? Buffer.alloc(0),
+                headers,
+              });
+            },
+          });
+          await joined;
+        },
+        async stop() {
+          if (!running) return;
+          running = false;
+          await consumer.disconnect();
+        },
+      };
+    },
+
+    async ensureTopics(topics) {
+      const a = await getAdmin();
+      const existing = new Set(await a.listTopics());
+      const missing = topics.filter((t) => !existing.has(t.topic));
+      if (missing.length === 0) return;
+      await a.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.numPartitions ?? 3, replicationFactor: -1 })),
+      });
+    },
+
+    async ping(timeoutMs = 2000) {
+      try {
+        const a = await withTimeout(getAdmin(), timeoutMs);
+        await withTimeout(a.describeCluster(), timeoutMs);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      await Promise.allSettled([...consumers.map((c) => c.disconnect()), ...producers.map((p) => p.disconnect()), admin?.disconnect()]);
+    },
+  };
+}

@@ -1,0 +1,264 @@
+/**
+ * The one way a service process starts and stops:
+ *   settings → logger → migrations (advisory lock) → pool and broker → Connect server on h2c (+ gRPC health)
+ *   → internal HTTP server (metrics, probes, streaming endpoints) → background workers.
+ * SIGTERM/SIGINT: report NOT_SERVING, stop accepting calls, let in-flight calls finish (bounded by
+ * SHUTDOWN_GRACE_MS), stop workers and consumers (they commit what they handled), close pools, exit 0.
+ */
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { ConfigError } from '@assay/config';
+import { createLogger, runWithRequestId, sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
+import { createPool, migrate, ping, type Pool } from '@assay/db';
+import { createKafkaBus, type EventBus } from '@assay/events';
+import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
+import { HealthMonitor, registerHealth, type HealthCheck } from './health';
+import { createMetrics, type Metrics } from './metrics';
+import { internalAuthServerInterceptor, internalTokenMatches, INTERNAL_AUTH_HEADER } from './internal-auth';
+import { principalKey } from './context';
+import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
+
+/** Settings every service has (see `serviceSettings` in @assay/config). */
+export interface CommonSettings {
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+  KAFKA_BROKERS: string[];
+  INTERNAL_AUTH_TOKEN: string;
+  RPC_PORT: number;
+  HTTP_PORT: number;
+  BIND_HOST: string;
+  SHUTDOWN_GRACE_MS: number;
+}
+
+export interface ServiceContext<C extends CommonSettings = CommonSettings> {
+  name: string;
+  config: C;
+  logger: Logger;
+  pool: Pool;
+  /** Present when the definition asked for Kafka. */
+  bus?: EventBus;
+  metrics: Metrics;
+  health: HealthMonitor;
+}
+
+/** A long-running loop of the service (consumer, dispatcher, sweeper, relay). */
+export interface Worker {
+  name: string;
+  start(): Promise<void>;
+  /** Finishes the unit of work in hand, then returns. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinition<C extends CommonSettings> {
+  /** Short name, e.g. `manual-testing`; also the gRPC health service name besides "". */
+  name: string;
+  config: C;
+  db: { schema: string; migrationsDir: string };
+  /** Connect to Kafka and include the broker in health. */
+  kafka?: boolean;
+  routes(router: ConnectRouter, ctx: ServiceContext<C>): void;
+  /** Extra routes on the internal HTTP port; they receive the caller principal as `request.principal`. */
+  http?(app: FastifyInstance, ctx: ServiceContext<C>): void | Promise<void>;
+  workers?(ctx: ServiceContext<C>): Worker[];
+  extraChecks?(ctx: ServiceContext<C>): HealthCheck[];
+  healthIntervalMs?: number;
+}
+
+export interface RunningService<C extends CommonSettings = CommonSettings> {
+  ctx: ServiceContext<C>;
+  rpcPort: number;
+  httpPort: number;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+function requestContextInterceptor(): Interceptor {
+  return (next) => (req) => {
+    const id = sanitizeRequestId(req.header.get(REQUEST_ID_HEADER)) ?? randomUUID();
+    return runWithRequestId(id, () => next(req));
+  };
+}
+
+function errorInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    try {
+      return await next(req);
+    } catch (err) {
+      const method = `${req.service.typeName}/${req.method.name}`;
+      if (isAppError(err)) logger.debug({ method, reason: err.reason }, err.message);
+      else if (!(err instanceof Error && err.name === 'ConnectError')) logger.error({ err, method }, 'unhandled error in RPC handler');
+      throw toConnectError(err);
+    }
+  };
+}
+
+function principalInterceptor(): Interceptor {
+  return (next) => (req) => {
+    req.contextValues.set(principalKey, decodePrincipal(req.header.get(PRINCIPAL_HEADER)));
+    return next(req);
+  };
+}
+
+export async function startService<C extends CommonSettings>(def: ServiceDefinition<C>): Promise<RunningService<C>> {
+  const { config } = def;
+  const logger = createLogger(def.name, config.LOG_LEVEL);
+
+  await migrate({ databaseUrl: config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
+  if (process.argv[2] === 'migrate') {
+    logger.info({ schema: def.db.schema }, 'migrations applied');
+    return { ctx: undefined as never, rpcPort: 0, httpPort: 0, close: async () => undefined };
+  }
+
+  const pool = createPool({ connectionString: config.DATABASE_URL, schema: def.db.schema, max: config.DATABASE_POOL_SIZE, applicationName: def.name, logger });
+  const bus = def.kafka ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: def.name, logger }) : undefined;
+  const metrics = createMetrics(def.name);
+  const checks: HealthCheck[] = [{ name: 'postgres', check: () => ping(pool) }];
+  if (bus) checks.push({ name: 'kafka', check: () => bus.ping() });
+  const health = new HealthMonitor(checks, def.healthIntervalMs ?? 2000, logger);
+  const ctx: ServiceContext<C> = { name: def.name, config, logger, pool, bus, metrics, health };
+  for (const c of def.extraChecks?.(ctx) ?? []) checks.push(c);
+  await health.start();
+
+  // ---- Connect server (h2c) ------------------------------------------------------------------
+  let inFlight = 0;
+  const inFlightInterceptor: Interceptor = (next) => async (req) => {
+    inFlight++;
+    try {
+      return await next(req);
+    } finally {
+      inFlight--;
+    }
+  };
+  const shutdownController = new AbortController();
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      registerHealth(router, health, [def.name]);
+      def.routes(router, ctx);
+    },
+    interceptors: [
+      requestContextInterceptor(),
+      errorInterceptor(logger),
+      metrics.rpcInterceptor,
+      inFlightInterceptor,
+      internalAuthServerInterceptor(config.INTERNAL_AUTH_TOKEN),
+      principalInterceptor(),
+    ],
+    readMaxBytes: 64 * 1024 * 1024,
+    shutdownSignal: shutdownController.signal,
+  });
+  const rpcServer = http2.createServer({}, handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  rpcServer.on('session', (s) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    rpcServer.once('error', reject);
+    rpcServer.listen(config.RPC_PORT, config.BIND_HOST, () => resolve());
+  });
+
+  // ---- internal HTTP server --------------------------------------------------------------------
+  const app = Fastify({ loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
+  app.setErrorHandler((err, _request, reply) => {
+    const appErr = isAppError(err) ? err : fromConnectError(err);
+    if (appErr.reason === 'INTERNAL_ERROR') logger.error({ err }, 'unhandled error on internal HTTP port');
+    reply.code(appErr.httpStatus).headers(appErr.headers ?? {}).send(toEnvelope(appErr));
+  });
+  app.get('/metrics', async (_req, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const serving = health.isServing();
+    reply.code(serving ? 200 : 503);
+    return { status: serving ? 'SERVING' : 'NOT_SERVING', dependencies: health.results };
+  });
+  if (def.http) {
+    await app.register(async (scoped) => {
+      scoped.addHook('onRequest', async (request) => {
+        if (!internalTokenMatches(request.headers[INTERNAL_AUTH_HEADER], config.INTERNAL_AUTH_TOKEN)) {
+          throw new AppError('UNAUTHORIZED', 'internal authentication required');
+        }
+        request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
+      });
+      await def.http!(scoped, ctx);
+    });
+  }
+  await app.listen({ port: config.HTTP_PORT, host: config.BIND_HOST });
+
+  // ---- workers ---------------------------------------------------------------------------------
+  const workers = def.workers?.(ctx) ?? [];
+  for (const w of workers) {
+    await w.start();
+    logger.info({ worker: w.name }, 'worker started');
+  }
+
+  const rpcPort = (rpcServer.address() as AddressInfo).port;
+  const httpPort = (app.server.address() as AddressInfo).port;
+  logger.info({ rpcPort, httpPort }, `${def.name} ready`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info('draining');
+      health.setDraining();
+      rpcServer.close();
+      for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, no new ones start
+      const deadline = Date.now() + config.SHUTDOWN_GRACE_MS;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (inFlight > 0) logger.warn({ inFlight }, 'grace period over; cancelling in-flight calls');
+      shutdownController.abort();
+      for (const s of sessions) s.destroy();
+      for (const w of [...workers].reverse()) {
+        await w.stop().catch((err) => logger.error({ err, worker: w.name }, 'worker stop failed'));
+      }
+      health.stop();
+      await app.close();
+      await bus?.close();
+      await pool.end();
+      logger.info('stopped');
+    })());
+
+  return { ctx, rpcPort, httpPort, close };
+}
+
+/**
+ * Process entry: starts the service, wires SIGTERM/SIGINT to a graceful stop, and turns a bad setting into
+ * one clear message and exit code 1.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any service's settings
+export function runMain(start: () => Promise<RunningService<any>>): void {
+  start().then(
+    (svc) => {
+      if (process.argv[2] === 'migrate') process.exit(0);
+      const stop = (signal: string) => {
+        svc.ctx.logger.info({ signal }, 'shutdown requested');
+        svc.close().then(
+          () => process.exit(0),
+          (err) => {
+            svc.ctx.logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    },
+    (err) => {
+      if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+      else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,90 @@
+/** ManualTestingService suite RPCs: create (depth ≤ 6, root = 1) and list as trees. */
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { SuiteSchema, type ManualTestingService, type Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { withTransaction } from '@assay/db';
+import { validation } from '@assay/errors';
+import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { countRootSuites, findSuite, insertSuite, listSuiteTrees, lockProjectSuites, type SuiteRow } from '../store/suites';
+
+export const MAX_SUITE_DEPTH = 6;
+export const MAX_SUITE_NAME = 500;
+export const MAX_SUITE_DESCRIPTION = 2000;
+
+function toSuite(row: SuiteRow, children: Suite[] = []): Suite {
+  return create(SuiteSchema, {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    lastModifiedBy: row.lastModifiedBy ?? undefined,
+    parentSuite: row.parentId ? { id: row.parentId, name: row.parentName ?? '' } : undefined,
+    order: row.position,
+    depth: row.depth,
+    childSuitesCount: children.length,
+    children,
+    updatedAt: timestampFromDate(row.updatedAt),
+  });
+}
+
+/** Builds root trees from rows ordered by depth then position. */
+function buildTrees(rows: SuiteRow[]): Suite[] {
+  const childrenOf = new Map<string, SuiteRow[]>();
+  const roots: SuiteRow[] = [];
+  for (const r of rows) {
+    if (r.parentId === null) roots.push(r);
+    else childrenOf.set(r.parentId, [...(childrenOf.get(r.parentId) ?? []), r]);
+  }
+  const build = (r: SuiteRow): Suite => toSuite(r, (childrenOf.get(r.id) ?? []).map(build));
+  return roots.map(build);
+}
+
+type SuiteRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSuite' | 'listSuites'>;
+
+export function suiteHandlers({ pool }: ServiceContext): SuiteRpcs {
+  return {
+    async createSuite(req, ctx: HandlerContext) {
+      const caller = requireWriter(ctx);
+      const name = req.name;
+      if (name.trim().length === 0 || name.length > MAX_SUITE_NAME) {
+        throw validation(`name must be 1-${MAX_SUITE_NAME} characters`, [{ path: 'body.name', message: `must be 1-${MAX_SUITE_NAME} characters` }]);
+      }
+      const description = req.description ?? '';
+      if (description.length > MAX_SUITE_DESCRIPTION) {
+        throw validation(`description must be at most ${MAX_SUITE_DESCRIPTION} characters`, [{ path: 'body.description', message: 'too long' }]);
+      }
+      const row = await withTransaction(pool, async (c) => {
+        await lockProjectSuites(c, req.projectId);
+        let depth = 1;
+        if (req.parentSuiteId !== undefined) {
+          const parent = await findSuite(c, req.projectId, req.parentSuiteId);
+          if (!parent) throw validation('parentSuiteId names no suite of this project', [{ path: 'body.parentSuiteId', message: 'unknown suite' }]);
+          depth = parent.depth + 1;
+          if (depth > MAX_SUITE_DEPTH) {
+            throw validation(`suites nest at most ${MAX_SUITE_DEPTH} levels deep`, [{ path: 'body.parentSuiteId', message: `nesting depth would be ${depth} (max ${MAX_SUITE_DEPTH})` }]);
+          }
+        }
+        const id = await insertSuite(c, {
+          projectId: req.projectId,
+          parentId: req.parentSuiteId ?? null,
+          name,
+          description,
+          depth,
+          author: { id: caller.userId, name: caller.userName, email: caller.userEmail },
+        });
+        return (await findSuite(c, req.projectId, id))!;
+      });
+      return { suite: toSuite(row) };
+    },
+
+    async listSuites(req) {
+      const page = Math.max(1, req.page?.page ?? 1);
+      const limit = Math.min(100, Math.max(1, req.page?.limit ?? 10));
+      const [total, rows] = await Promise.all([
+        countRootSuites(pool, req.projectId),
+        listSuiteTrees(pool, req.projectId, limit, (page - 1) * limit),
+      ]);
+      return { suites: buildTrees(rows), page: { page, limit, total: BigInt(total) } };
+    },
+  };
+}
