@@ -7,7 +7,12 @@ import { IDENTITY_SCHEMA, MIGRATIONS_DIR, startGateway } from './server';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   if (process.argv[2] === 'migrate') {
-    await migrate({ databaseUrl: config.DATABASE_URL, schema: IDENTITY_SCHEMA, dir: MIGRATIONS_DIR, logger: createLogger('gateway', config.LOG_LEVEL) });
+    await migrate({
+      databaseUrl: config.DATABASE_URL,
+      schema: IDENTITY_SCHEMA,
+      dir: MIGRATIONS_DIR,
+      logger: createLogger('gateway', config.LOG_LEVEL),
+    });
     return;
   }
   const gateway = await startGateway(config);
@@ -25,6 +30,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    err instanceof ConfigError
+      ? `${err.message}\n`
+      : `failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -38,7 +38,8 @@ function errorInterceptor(logger: Logger): Interceptor {
     try {
       return await next(req);
     } catch (err) {
-      if (!(err instanceof Error && (err.name === 'AppError' || err.name === 'ConnectError'))) logger.error({ err, method: req.method.name }, 'admin RPC failed');
+      if (!(err instanceof Error && (err.name === 'AppError' || err.name === 'ConnectError')))
+        logger.error({ err, method: req.method.name }, 'admin RPC failed');
       throw toConnectError(err);
     }
   };
@@ -48,9 +49,20 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const logger = createLogger('gateway', config.LOG_LEVEL);
   await migrate({ databaseUrl: config.DATABASE_URL, schema: IDENTITY_SCHEMA, dir: MIGRATIONS_DIR, logger });
 
-  const pool = createPool({ connectionString: config.DATABASE_URL, schema: IDENTITY_SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'gateway', logger });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: IDENTITY_SCHEMA,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'gateway',
+    logger,
+  });
   // No offline queue: when Redis is down a command fails at once instead of holding the request.
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, lazyConnect: false });
+  const redis = new Redis(config.REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    lazyConnect: false,
+  });
   redis.on('error', (err) => logger.debug({ err: { message: err.message } }, 'redis connection error'));
   const store = new IdentityStore(pool);
   const authenticator = new Authenticator(store, redis, config.AUTH_CACHE_TTL_SECONDS, logger);

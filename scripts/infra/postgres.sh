@@ -100,6 +100,8 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') THEN
     CREATE ROLE $PG_USER LOGIN PASSWORD '$PG_PASSWORD';
   END IF;
+  -- Tests give a service under test its own database (a second copy of a consumer, say).
+  ALTER ROLE $PG_USER CREATEDB;
 END
 \$\$;
 SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER'

@@ -18,7 +18,12 @@ const ROLE_FROM_ENUM: Partial<Record<RoleEnum, Role>> = {
   [RoleEnum.MEMBER]: 'member',
   [RoleEnum.VIEWER]: 'viewer',
 };
-const ROLE_TO_ENUM: Record<Role, RoleEnum> = { owner: RoleEnum.OWNER, admin: RoleEnum.ADMIN, member: RoleEnum.MEMBER, viewer: RoleEnum.VIEWER };
+const ROLE_TO_ENUM: Record<Role, RoleEnum> = {
+  owner: RoleEnum.OWNER,
+  admin: RoleEnum.ADMIN,
+  member: RoleEnum.MEMBER,
+  viewer: RoleEnum.VIEWER,
+};
 
 function roleOf(r: RoleEnum): Role {
   const role = ROLE_FROM_ENUM[r];
@@ -28,7 +33,8 @@ function roleOf(r: RoleEnum): Role {
 
 function requireText(value: string, field: string, max = 255): string {
   const v = value.trim();
-  if (v.length === 0 || v.length > max) throw validation(`${field} is required (1-${max} characters)`, [{ path: field, message: 'required' }]);
+  if (v.length === 0 || v.length > max)
+    throw validation(`${field} is required (1-${max} characters)`, [{ path: field, message: 'required' }]);
   return v;
 }
 
@@ -78,7 +84,16 @@ export function adminRoutes(router: ConnectRouter, deps: { store: IdentityStore;
       const name = req.name.trim() || (isApiKey ? 'api key' : 'personal access token');
       if (isApiKey) {
         if (!(await store.getProject(requireId(req.projectId, 'project')))) throw new AppError('NOT_FOUND', 'unknown project');
-        const id = await store.createToken({ type: 'api_key', userId: null, projectId: req.projectId, name, allProjects: false, projectIds: [], expiresAt, secretHash: secret.hash });
+        const id = await store.createToken({
+          type: 'api_key',
+          userId: null,
+          projectId: req.projectId,
+          name,
+          allProjects: false,
+          projectIds: [],
+          expiresAt,
+          secretHash: secret.hash,
+        });
         return { id, token: secret.token, uploadKey: secret.uploadKey };
       }
       if (!(await store.userExists(requireId(req.userId, 'user')))) throw new AppError('NOT_FOUND', 'unknown user');
@@ -90,7 +105,16 @@ export function adminRoutes(router: ConnectRouter, deps: { store: IdentityStore;
         const missing = projectIds.filter((p) => !known.has(p));
         if (missing.length > 0) throw new AppError('NOT_FOUND', `unknown project(s): ${missing.join(', ')}`);
       }
-      const id = await store.createToken({ type: 'pat', userId: req.userId, projectId: null, name, allProjects: wildcard, projectIds, expiresAt, secretHash: secret.hash });
+      const id = await store.createToken({
+        type: 'pat',
+        userId: req.userId,
+        projectId: null,
+        name,
+        allProjects: wildcard,
+        projectIds,
+        expiresAt,
+        secretHash: secret.hash,
+      });
       return { id, token: secret.token, uploadKey: '' };
     },
     async revokeToken(req) {
@@ -114,7 +138,9 @@ export function adminRoutes(router: ConnectRouter, deps: { store: IdentityStore;
       return {
         members: req.refs.map((ref) => {
           const m = found.get(ref);
-          return m ? { ref, found: true, userId: m.userId, name: m.name, email: m.email, role: ROLE_TO_ENUM[m.role] } : { ref, found: false };
+          return m
+            ? { ref, found: true, userId: m.userId, name: m.name, email: m.email, role: ROLE_TO_ENUM[m.role] }
+            : { ref, found: false };
         }),
       };
     },

@@ -76,7 +76,11 @@ export class Authenticator {
     }
     const value = await load();
     try {
-      await this.redis.multi().hset(key, field, value === undefined ? '' : JSON.stringify(value)).expire(key, this.ttlSeconds, 'NX').exec();
+      await this.redis
+        .multi()
+        .hset(key, field, value === undefined ? '' : JSON.stringify(value))
+        .expire(key, this.ttlSeconds, 'NX')
+        .exec();
     } catch {
       // A cache write failure only costs the next request a database read.
     }

@@ -98,8 +98,15 @@ export class IdentityStore {
   /** Projects of the user's organizations (to tell whether a wildcard token covers exactly one). */
   async projectsOfOrgs(orgIds: string[]): Promise<ScopeProject[]> {
     if (orgIds.length === 0) return [];
-    const { rows } = await this.pool.query(`SELECT org_id, id, name FROM projects WHERE org_id = ANY($1) ORDER BY created_at LIMIT 2`, [orgIds]);
+    const { rows } = await this.pool.query(`SELECT org_id, id, name FROM projects WHERE org_id = ANY($1) ORDER BY created_at LIMIT 2`, [
+      orgIds,
+    ]);
     return rows.map((r) => ({ orgId: r.org_id, projectId: r.id, projectName: r.name }));
+  }
+
+  async lastUsedAt(tokenId: string): Promise<Date | null> {
+    const { rows } = await this.pool.query(`SELECT last_used_at FROM tokens WHERE id = $1`, [tokenId]);
+    return rows[0]?.last_used_at ?? null;
   }
 
   /** Records use at most once a minute: a write per request would cost more than it tells. */
@@ -145,7 +152,11 @@ export class IdentityStore {
   }
 
   async setMemberRole(orgId: string, userId: string, role: Role): Promise<boolean> {
-    const res = await this.pool.query(`UPDATE memberships SET role = $3, updated_at = now() WHERE org_id = $1 AND user_id = $2`, [orgId, userId, role]);
+    const res = await this.pool.query(`UPDATE memberships SET role = $3, updated_at = now() WHERE org_id = $1 AND user_id = $2`, [
+      orgId,
+      userId,
+      role,
+    ]);
     return res.rowCount === 1;
   }
 

@@ -6,7 +6,10 @@ export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),
     error: Type.Object({
-      code: Type.Union(Reasons.map((r) => Type.Literal(r)), { description: 'stable; branch on it' }),
+      code: Type.Union(
+        Reasons.map((r) => Type.Literal(r)),
+        { description: 'stable; branch on it' },
+      ),
       message: Type.String({ description: 'human-readable; may change' }),
       details: Type.Optional(
         Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'one entry per invalid field' }),

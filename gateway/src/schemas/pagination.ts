@@ -2,7 +2,7 @@
  * The shared pagination rules (spec §4.1, CONTRACT §9): `limit` ∈ {10, 25, 50, 100} (explorer 10/25/50), any
  * other value → 400 INVALID_LIMIT; `page` ≥ 1, else 400 VALIDATION_ERROR; default page 1, limit 10.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const EXPLORER_PAGE_SIZES = [10, 25, 50] as const;
@@ -15,8 +15,10 @@ export const PageQuery = (sizes: readonly number[] = PAGE_SIZES) => ({
   limit: Limit(sizes),
 });
 
-const DefaultPageQuery = Type.Object(PageQuery());
-export type PageQueryValue = Static<typeof DefaultPageQuery>;
+export interface PageQueryValue {
+  page: number;
+  limit: number;
+}
 
 export interface PaginationValue {
   page: number;

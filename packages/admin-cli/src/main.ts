@@ -31,7 +31,8 @@ function role(f: Flags): Role {
 }
 
 function expiresInSeconds(f: Flags): bigint {
-  if (f['expires-days'] !== undefined && f['expires-in-seconds'] !== undefined) throw new UsageError('give --expires-days or --expires-in-seconds, not both');
+  if (f['expires-days'] !== undefined && f['expires-in-seconds'] !== undefined)
+    throw new UsageError('give --expires-days or --expires-in-seconds, not both');
   if (f['expires-days'] !== undefined) {
     const days = Number(f['expires-days']);
     if (!EXPIRY_DAYS.includes(days)) throw new UsageError(`--expires-days must be one of ${EXPIRY_DAYS.join(', ')}`);
@@ -80,7 +81,10 @@ export const commands: Record<string, Command> = {
         userId: f.user ?? '',
         projectId: f.project ?? '',
         name: f.name ?? '',
-        projectIds: (f.projects ?? '*').split(',').map((p) => p.trim()).filter(Boolean),
+        projectIds: (f.projects ?? '*')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
         expiresInSeconds: expiresInSeconds(f),
       });
       return res.uploadKey ? { id: res.id, token: res.token, uploadKey: res.uploadKey } : { id: res.id, token: res.token };
@@ -115,7 +119,12 @@ async function main(argv: string[]): Promise<void> {
   if (!command) fail('USAGE', `unknown command "${name ?? ''}"; commands: ${Object.keys(commands).join(', ')}`);
   let flags: Flags;
   try {
-    flags = parseArgs({ args: rest, options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])), strict: true, allowPositionals: false }).values as Flags;
+    flags = parseArgs({
+      args: rest,
+      options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values as Flags;
   } catch (err) {
     fail('USAGE', (err as Error).message);
   }
@@ -127,7 +136,10 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof UsageError) fail('USAGE', err.message);
     const appErr = fromConnectError(err);
-    fail(appErr.reason, appErr.reason === 'SERVICE_UNAVAILABLE' ? `cannot reach the system at ${env.adminUrl}: is it running?` : appErr.message);
+    fail(
+      appErr.reason,
+      appErr.reason === 'SERVICE_UNAVAILABLE' ? `cannot reach the system at ${env.adminUrl}: is it running?` : appErr.message,
+    );
   }
 }
 

@@ -19,10 +19,7 @@ export class ConfigError extends Error {
 }
 
 /** Loads and checks settings; throws ConfigError naming every invalid variable. */
-export function loadConfig<T extends TObject>(
-  schema: T,
-  env: Record<string, string | undefined> = process.env,
-): StaticDecode<T> {
+export function loadConfig<T extends TObject>(schema: T, env: Record<string, string | undefined> = process.env): StaticDecode<T> {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(schema.properties)) {
     const value = env[key];
@@ -52,8 +49,7 @@ export function loadConfig<T extends TObject>(
 export const Port = (defaultPort: number, description?: string) =>
   Type.Integer({ minimum: 1, maximum: 65535, default: defaultPort, description });
 
-export const Bool = (defaultValue: boolean, description?: string) =>
-  Type.Boolean({ default: defaultValue, description });
+export const Bool = (defaultValue: boolean, description?: string) => Type.Boolean({ default: defaultValue, description });
 
 /** A non-empty string setting (URLs are checked by their clients; keep this permissive). */
 export const Str = (defaultValue?: string, description?: string) =>
@@ -91,10 +87,19 @@ export const IntList = (defaultValue: string) =>
 
 /** `k=1,j=2` → Record<k, number>, keys restricted to `keys`, missing keys take the defaults. */
 export const IntMap = <K extends string>(defaults: Record<K, number>) =>
-  Type.Transform(Type.String({ default: Object.entries(defaults).map(([k, v]) => `${k}=${v}`).join(',') }))
+  Type.Transform(
+    Type.String({
+      default: Object.entries(defaults)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+    }),
+  )
     .Decode((s) => {
       const out = { ...defaults } as Record<K, number>;
-      for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+      for (const part of s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const [key, value] = part.split('=').map((x) => x.trim());
         if (!key || !(key in defaults)) {
           throw new Error(`unknown key "${key}" (allowed: ${Object.keys(defaults).join(', ')})`);
@@ -105,7 +110,11 @@ export const IntMap = <K extends string>(defaults: Record<K, number>) =>
       }
       return out;
     })
-    .Encode((m) => Object.entries(m).map(([k, v]) => `${k}=${v}`).join(','));
+    .Encode((m) =>
+      Object.entries(m)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+    );
 
 // ---- settings shared by every service process ------------------------------------------------
 

@@ -108,7 +108,12 @@ export async function migrate(opts: MigrateOptions): Promise<string[]> {
       checkOrder: true,
       noLock: true,
       singleTransaction: true,
-      logger: { debug: () => undefined, info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+      logger: {
+        debug: () => undefined,
+        info: (m: string) => log.debug(m),
+        warn: (m: string) => log.warn(m),
+        error: (m: string) => log.error(m),
+      },
     });
     return applied.map((m) => m.name);
   } finally {

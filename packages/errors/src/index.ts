@@ -49,9 +49,17 @@ export const ERROR_TABLE: Record<Reason, ReasonRow> = {
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, connect: Code.Aborted, message: 'A request with this Idempotency-Key is still in progress' },
   PAYLOAD_TOO_LARGE: { http: 413, connect: Code.ResourceExhausted, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, connect: Code.InvalidArgument, message: 'Unsupported Content-Type' },
-  IDEMPOTENCY_KEY_REUSE: { http: 422, connect: Code.FailedPrecondition, message: 'This Idempotency-Key was used with a different request body' },
+  IDEMPOTENCY_KEY_REUSE: {
+    http: 422,
+    connect: Code.FailedPrecondition,
+    message: 'This Idempotency-Key was used with a different request body',
+  },
   RATE_LIMIT_EXCEEDED: { http: 429, connect: Code.ResourceExhausted, message: 'Too many requests' },
-  QUOTA_LIMIT_EXCEEDED: { http: 429, connect: Code.ResourceExhausted, message: 'The plan quota of test results for this period is used up' },
+  QUOTA_LIMIT_EXCEEDED: {
+    http: 429,
+    connect: Code.ResourceExhausted,
+    message: 'The plan quota of test results for this period is used up',
+  },
   INTERNAL_ERROR: { http: 500, connect: Code.Internal, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { http: 503, connect: Code.Unavailable, message: 'A service is temporarily unavailable; retry later' },
 };
@@ -67,7 +75,11 @@ export class AppError extends Error {
   /** Extra response headers (e.g. Retry-After, Allow). */
   readonly headers?: Record<string, string>;
 
-  constructor(reason: Reason, message?: string, options: { details?: Violation[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    reason: Reason,
+    message?: string,
+    options: { details?: Violation[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message ?? ERROR_TABLE[reason].message, { cause: options.cause });
     this.name = 'AppError';
     this.reason = reason;
@@ -101,11 +113,8 @@ export function toConnectError(err: unknown): ConnectError {
     });
     return new ConnectError(err.message, row.connect, undefined, [{ desc: ErrorInfoSchema, value: info }]);
   }
-  if (err instanceof ConnectError) {
-    // Already a ConnectError (e.g. from a downstream call): keep its reason when it has one.
-    if (err.findDetails(ErrorInfoSchema).length > 0) return err;
-    return toConnectError(fromConnectError(err));
-  }
+  // Already a ConnectError (from a downstream call or an interceptor): it carries its own code and reason.
+  if (err instanceof ConnectError) return err;
   return new ConnectError(ERROR_TABLE.INTERNAL_ERROR.message, Code.Internal, undefined, [
     { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: 'INTERNAL_ERROR' }) },
   ]);
@@ -126,7 +135,8 @@ export function fromConnectError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const ce = ConnectError.from(err);
   const [info] = ce.findDetails(ErrorInfoSchema);
-  const reason = (info && (Reasons as readonly string[]).includes(info.reason) ? info.reason : CODE_FALLBACK[ce.code]) as Reason | undefined;
+  const reason = (info && (Reasons as readonly string[]).includes(info.reason) ? info.reason : CODE_FALLBACK[ce.code]) as
+    Reason | undefined;
   if (!reason || reason === 'INTERNAL_ERROR') return new AppError('INTERNAL_ERROR', undefined, { cause: err });
   if (reason === 'SERVICE_UNAVAILABLE' && !info) {
     // Transport failure: never echo its message (it names hosts and ports).
@@ -146,7 +156,10 @@ export interface ErrorEnvelope {
 }
 
 export function toEnvelope(err: AppError): ErrorEnvelope {
-  const error: ErrorEnvelope['error'] = { code: err.reason, message: err.reason === 'INTERNAL_ERROR' ? ERROR_TABLE.INTERNAL_ERROR.message : err.message };
+  const error: ErrorEnvelope['error'] = {
+    code: err.reason,
+    message: err.reason === 'INTERNAL_ERROR' ? ERROR_TABLE.INTERNAL_ERROR.message : err.message,
+  };
   if (err.details && err.details.length > 0) error.details = err.details;
   return { success: false, error };
 }

@@ -140,7 +140,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     },
 
     consumer(copts) {
-      const consumer = kafka.consumer({ groupId: copts.groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 } });
+      const consumer = kafka.consumer({
+        groupId: copts.groupId,
+        sessionTimeout: 10000,
+        heartbeatInterval: 1000,
+        retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
+      });
       consumers.push(consumer);
       let running = false;
       return {
@@ -198,6 +203,11 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         await withTimeout(a.describeCluster(), timeoutMs);
         return true;
       } catch {
+        // Drop the admin client so the next ping reconnects from scratch (a restarted broker).
+        const stale = admin;
+        admin = undefined;
+        adminConnecting = undefined;
+        void stale?.disconnect().catch(() => undefined);
         return false;
       }
     },

@@ -66,7 +66,8 @@ export class HealthMonitor {
   private async runChecks(): Promise<void> {
     const outcomes = await Promise.all(this.checks.map(async (c) => [c.name, await c.check().catch(() => false)] as const));
     for (const [name, ok] of outcomes) {
-      if (this.results[name] !== ok) this.logger[ok ? 'info' : 'warn']({ dependency: name, ok }, ok ? 'dependency reachable' : 'dependency unreachable');
+      if (this.results[name] !== ok)
+        this.logger[ok ? 'info' : 'warn']({ dependency: name, ok }, ok ? 'dependency reachable' : 'dependency unreachable');
       this.results[name] = ok;
     }
     const serving = outcomes.every(([, ok]) => ok);
@@ -108,10 +109,14 @@ export function registerHealth(router: ConnectRouter, monitor: HealthMonitor, se
             off();
             resolve(true);
           });
-          ctx.signal.addEventListener('abort', () => {
-            off();
-            resolve(false);
-          }, { once: true });
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              off();
+              resolve(false);
+            },
+            { once: true },
+          );
         });
         if (!changed) return;
         yield statusOf(monitor);

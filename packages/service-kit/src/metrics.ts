@@ -11,7 +11,12 @@ export function createMetrics(serviceName: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: serviceName });
   collectDefaultMetrics({ register: registry });
-  const calls = new Counter({ name: 'rpc_server_handled_total', help: 'RPCs completed, by method and code', labelNames: ['method', 'code'], registers: [registry] });
+  const calls = new Counter({
+    name: 'rpc_server_handled_total',
+    help: 'RPCs completed, by method and code',
+    labelNames: ['method', 'code'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'rpc_server_handling_seconds',
     help: 'RPC handling time',

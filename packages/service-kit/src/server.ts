@@ -114,12 +114,14 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   const logger = createLogger(def.name, config.LOG_LEVEL);
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
-  if (process.argv[2] === 'migrate') {
-    logger.info({ schema: def.db.schema }, 'migrations applied');
-    return { ctx: undefined as never, rpcPort: 0, httpPort: 0, close: async () => undefined };
-  }
 
-  const pool = createPool({ connectionString: config.DATABASE_URL, schema: def.db.schema, max: config.DATABASE_POOL_SIZE, applicationName: def.name, logger });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: def.db.schema,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: def.name,
+    logger,
+  });
   const bus = def.kafka ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: def.name, logger }) : undefined;
   const metrics = createMetrics(def.name);
   const checks: HealthCheck[] = [{ name: 'postgres', check: () => ping(pool) }];
@@ -168,11 +170,18 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   });
 
   // ---- internal HTTP server --------------------------------------------------------------------
-  const app = Fastify({ loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+  });
   app.setErrorHandler((err, _request, reply) => {
     const appErr = isAppError(err) ? err : fromConnectError(err);
     if (appErr.reason === 'INTERNAL_ERROR') logger.error({ err }, 'unhandled error on internal HTTP port');
-    reply.code(appErr.httpStatus).headers(appErr.headers ?? {}).send(toEnvelope(appErr));
+    reply
+      .code(appErr.httpStatus)
+      .headers(appErr.headers ?? {})
+      .send(toEnvelope(appErr));
   });
   app.get('/metrics', async (_req, reply) => {
     reply.header('content-type', metrics.registry.contentType);
@@ -214,12 +223,20 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
       logger.info('draining');
       health.setDraining();
       rpcServer.close();
-      for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, no new ones start
-      const deadline = Date.now() + config.SHUTDOWN_GRACE_MS;
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      if (inFlight > 0) logger.warn({ inFlight }, 'grace period over; cancelling in-flight calls');
-      shutdownController.abort();
-      for (const s of sessions) s.destroy();
+      // GOAWAY: in-flight streams finish (responses included), no new ones start; a session closes once empty.
+      const open = [...sessions].filter((x) => !x.closed);
+      const allClosed = Promise.all(open.map((x) => new Promise<void>((resolve) => x.once('close', () => resolve()))));
+      for (const x of open) x.close();
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), config.SHUTDOWN_GRACE_MS);
+      });
+      if ((await Promise.race([allClosed, graceOver])) === 'timeout') {
+        logger.warn({ inFlight }, 'grace period over; cancelling in-flight calls');
+        shutdownController.abort();
+        for (const x of sessions) x.destroy();
+      }
+      clearTimeout(timer);
       for (const w of [...workers].reverse()) {
         await w.stop().catch((err) => logger.error({ err, worker: w.name }, 'worker stop failed'));
       }
@@ -233,32 +250,49 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   return { ctx, rpcPort, httpPort, close };
 }
 
+/** Applies the service's migrations and returns (the `migrate` command, e.g. a Helm hook Job). */
+export async function runMigrations<C extends CommonSettings>(def: ServiceDefinition<C>): Promise<string[]> {
+  const logger = createLogger(def.name, def.config.LOG_LEVEL);
+  const applied = await migrate({ databaseUrl: def.config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
+  logger.info({ schema: def.db.schema, applied }, 'migrations applied');
+  return applied;
+}
+
 /**
- * Process entry: starts the service, wires SIGTERM/SIGINT to a graceful stop, and turns a bad setting into
- * one clear message and exit code 1.
+ * Process entry: `node dist/main.js` starts the service and wires SIGTERM/SIGINT to a graceful stop;
+ * `node dist/main.js migrate` only applies migrations. A bad setting prints one clear message, exit 1.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any service's settings
-export function runMain(start: () => Promise<RunningService<any>>): void {
-  start().then(
-    (svc) => {
-      if (process.argv[2] === 'migrate') process.exit(0);
-      const stop = (signal: string) => {
-        svc.ctx.logger.info({ signal }, 'shutdown requested');
-        svc.close().then(
-          () => process.exit(0),
-          (err) => {
-            svc.ctx.logger.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-    },
-    (err) => {
-      if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-      else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+export function runMain(define: () => ServiceDefinition<any>): void {
+  const fail = (err: unknown) => {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  };
+  let def: ServiceDefinition<CommonSettings>;
+  try {
+    def = define();
+  } catch (err) {
+    return fail(err);
+  }
+  if (process.argv[2] === 'migrate') {
+    runMigrations(def).then(() => process.exit(0), fail);
+    return;
+  }
+  startService(def).then((svc) => {
+    const stop = (signal: string) => {
+      svc.ctx.logger.info({ signal }, 'shutdown requested');
+      const timer = setTimeout(() => process.exit(1), def.config.SHUTDOWN_GRACE_MS + 5000);
+      timer.unref();
+      svc.close().then(
+        () => process.exit(0),
+        (err) => {
+          svc.ctx.logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  }, fail);
 }

@@ -1,13 +1,11 @@
 import path from 'node:path';
-import { runMain, startService } from '@assay/service-kit';
+import { runMain } from '@assay/service-kit';
 import { loadManualTestingConfig } from './config';
 import { routes } from './routes';
 
-runMain(async () =>
-  startService({
-    name: 'manual-testing',
-    config: loadManualTestingConfig(),
-    db: { schema: 'manual_testing', migrationsDir: path.join(__dirname, '..', 'migrations') },
-    routes,
-  }),
-);
+runMain(() => ({
+  name: 'manual-testing',
+  config: loadManualTestingConfig(),
+  db: { schema: 'manual_testing', migrationsDir: path.join(__dirname, '..', 'migrations') },
+  routes,
+}));

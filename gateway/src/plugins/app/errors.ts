@@ -28,7 +28,8 @@ function issuePath(context: string, issue: AjvIssue): string {
 function issueMessage(issue: AjvIssue): string {
   if (issue.keyword === 'additionalProperties') return `unknown property "${String(issue.params.additionalProperty)}"`;
   if (issue.keyword === 'required') return 'is required';
-  if (issue.keyword === 'enum') return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.keyword === 'enum')
+    return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message ?? 'is invalid';
 }
 
@@ -118,7 +119,13 @@ export default fp(
       const match = paths.find('GET', path);
       if (match) {
         const allowed = [...(methodsByPath.get((match.store as { url: string }).url) ?? [])];
-        return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } }));
+        return sendError(
+          request,
+          reply,
+          new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
+            headers: { Allow: allowed.join(', ') },
+          }),
+        );
       }
       return sendError(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}`));
     });

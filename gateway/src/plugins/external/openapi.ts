@@ -21,7 +21,8 @@ export default fp(
         info: {
           title: 'Assay public API',
           version: '1.0.0',
-          description: 'Test analytics and manual testing. Every response uses the envelope `{success, data}` or `{success: false, error: {code, message}}`.',
+          description:
+            'Test analytics and manual testing. Every response uses the envelope `{success, data}` or `{success: false, error: {code, message}}`.',
           license: { name: 'Proprietary', identifier: 'LicenseRef-Assay' },
         },
         servers: [{ url: opts.serverUrl ?? '/' }],

@@ -47,21 +47,28 @@ export function suiteHandlers({ pool }: ServiceContext): SuiteRpcs {
       const caller = requireWriter(ctx);
       const name = req.name;
       if (name.trim().length === 0 || name.length > MAX_SUITE_NAME) {
-        throw validation(`name must be 1-${MAX_SUITE_NAME} characters`, [{ path: 'body.name', message: `must be 1-${MAX_SUITE_NAME} characters` }]);
+        throw validation(`name must be 1-${MAX_SUITE_NAME} characters`, [
+          { path: 'body.name', message: `must be 1-${MAX_SUITE_NAME} characters` },
+        ]);
       }
       const description = req.description ?? '';
       if (description.length > MAX_SUITE_DESCRIPTION) {
-        throw validation(`description must be at most ${MAX_SUITE_DESCRIPTION} characters`, [{ path: 'body.description', message: 'too long' }]);
+        throw validation(`description must be at most ${MAX_SUITE_DESCRIPTION} characters`, [
+          { path: 'body.description', message: 'too long' },
+        ]);
       }
       const row = await withTransaction(pool, async (c) => {
         await lockProjectSuites(c, req.projectId);
         let depth = 1;
         if (req.parentSuiteId !== undefined) {
           const parent = await findSuite(c, req.projectId, req.parentSuiteId);
-          if (!parent) throw validation('parentSuiteId names no suite of this project', [{ path: 'body.parentSuiteId', message: 'unknown suite' }]);
+          if (!parent)
+            throw validation('parentSuiteId names no suite of this project', [{ path: 'body.parentSuiteId', message: 'unknown suite' }]);
           depth = parent.depth + 1;
           if (depth > MAX_SUITE_DEPTH) {
-            throw validation(`suites nest at most ${MAX_SUITE_DEPTH} levels deep`, [{ path: 'body.parentSuiteId', message: `nesting depth would be ${depth} (max ${MAX_SUITE_DEPTH})` }]);
+            throw validation(`suites nest at most ${MAX_SUITE_DEPTH} levels deep`, [
+              { path: 'body.parentSuiteId', message: `nesting depth would be ${depth} (max ${MAX_SUITE_DEPTH})` },
+            ]);
           }
         }
         const id = await insertSuite(c, {

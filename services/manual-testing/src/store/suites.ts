@@ -36,7 +36,11 @@ function toRow(r: Record<string, unknown>): SuiteRow {
     depth: r.depth as number,
     position: r.position as number,
     lastModifiedBy: r.last_modified_by_name
-      ? { id: (r.last_modified_by_id as string) ?? '', name: r.last_modified_by_name as string, email: (r.last_modified_by_email as string) ?? '' }
+      ? {
+          id: (r.last_modified_by_id as string) ?? '',
+          name: r.last_modified_by_name as string,
+          email: (r.last_modified_by_email as string) ?? '',
+        }
       : null,
     updatedAt: r.updated_at as Date,
   };

@@ -26,7 +26,12 @@ export const TokenInfo = Type.Object(
     createdAt: DateTimeOrNull,
     lastUsed: DateTimeOrNull,
     rateLimits: Type.Object({ reads: Quota, writes: Quota, manualRunCreate: Quota, pdf: Quota, ingest: Quota }),
-    project: Type.Optional(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'only without a path project, when the token covers exactly one' })),
+    project: Type.Optional(
+      Type.Object(
+        { id: Type.String(), name: Type.String() },
+        { description: 'only without a path project, when the token covers exactly one' },
+      ),
+    ),
   },
   { title: 'TokenInfo' },
 );
@@ -71,7 +76,8 @@ async function describeToken(store: IdentityStore, token: TokenRecord, limits: R
     projectName: pathProjectId && !wildcard ? (covered.find((p) => p.projectId === pathProjectId)?.projectName ?? null) : null,
     expiresAt: iso(token.expiresAt),
     createdAt: iso(token.createdAt),
-    lastUsed: iso(token.lastUsedAt),
+    // The latest recorded use (minute resolution), which includes this request; read fresh, not from cache.
+    lastUsed: iso(await store.touchLastUsed(token.id).then(() => store.lastUsedAt(token.id))),
     rateLimits,
   };
   if (!pathProjectId && covered.length === 1) info.project = { id: covered[0]!.projectId, name: covered[0]!.projectName };
@@ -89,7 +95,8 @@ export default async function tokenInfoRoutes(app: FastifyInstance, opts: { stor
         response: { 200: Ok(TokenInfo) },
       },
     },
-    async (request) => ok(await describeToken(opts.store, request.auth!.token, opts.rateLimits, (request.params as { projectId: string }).projectId)),
+    async (request) =>
+      ok(await describeToken(opts.store, request.auth!.token, opts.rateLimits, (request.params as { projectId: string }).projectId)),
   );
 
   app.get(

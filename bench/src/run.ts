@@ -1,0 +1,22 @@
+/** `node bench/dist/run.js [name…]`: runs the named benchmarks (default: all) one after another. */
+import * as gatewayAuth from './gateway-auth';
+
+const benchmarks: Record<string, { run(): Promise<void> }> = {
+  'gateway-auth': gatewayAuth,
+};
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : (process.env.BENCH ?? '').split(',').filter(Boolean);
+  const selected = names.length > 0 ? names : Object.keys(benchmarks);
+  for (const name of selected) {
+    const b = benchmarks[name];
+    if (!b) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(benchmarks).join(', ')}`);
+    console.log(`\n=== ${name}`);
+    await b.run();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,268 @@
+{{/*
+Shared helpers. Component templates call them with a context dict:
+  (dict "root" $ "key" "manualTesting")
+where "key" is the component's values block; its kebab-case form ("manual-testing") names the objects.
+Chart-wide objects pass (dict "root" $).
+*/}}
+
+{{/* Fixed container ports (the same in every pod; the process reads them from the ConfigMap). */}}
+{{- define "assay.port.public" -}}8080{{- end -}}
+{{- define "assay.port.rpc" -}}7000{{- end -}}
+{{- define "assay.port.http" -}}9000{{- end -}}
+
+{{/* The component blocks, in a stable order. */}}
+{{- define "assay.componentKeys" -}}gateway manualTesting runs analytics webhooks reports{{- end -}}
+
+{{- define "assay.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "assay.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "manualTesting" -> "manual-testing" */}}
+{{- define "assay.componentName" -}}
+{{- kebabcase .key -}}
+{{- end -}}
+
+{{/* <fullname>-<component>, at most 63 characters (leaves room for the "-migrate" suffix at 55). */}}
+{{- define "assay.componentFullname" -}}
+{{- printf "%s-%s" (include "assay.fullname" .root | trunc 40 | trimSuffix "-") (include "assay.componentName" .) | trunc 55 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels on every object; with a "key", also the component. */}}
+{{- define "assay.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "assay.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: assay
+{{- if .key }}
+app.kubernetes.io/component: {{ include "assay.componentName" . }}
+{{- end }}
+{{- with .root.Values.global.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Selector labels of a component's pods (immutable: never add to them). */}}
+{{- define "assay.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "assay.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ include "assay.componentName" . }}
+{{- end -}}
+
+{{/* Labels of the migration Job pods (all components). */}}
+{{- define "assay.migrationsSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "assay.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: migrations
+{{- end -}}
+
+{{- define "assay.serviceAccountName" -}}
+{{- $c := index .root.Values .key -}}
+{{- if $c.serviceAccount.create -}}
+{{- default (include "assay.componentFullname" .) $c.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" $c.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "assay.image" -}}
+{{- $c := index .root.Values .key -}}
+{{- $g := .root.Values.global -}}
+{{- $repo := $c.image.repository -}}
+{{- if $g.imageRegistry -}}{{- $repo = printf "%s/%s" (trimSuffix "/" $g.imageRegistry) $repo -}}{{- end -}}
+{{- if $c.image.digest -}}
+{{- printf "%s@%s" $repo $c.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $repo (toString ($c.image.tag | default $g.imageTag | default .root.Chart.AppVersion)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* In-cluster URL of a component: (dict "root" $ "key" "runs" "port" "7000"). */}}
+{{- define "assay.url" -}}
+{{- printf "http://%s.%s.svc:%s" (include "assay.componentFullname" .) .root.Release.Namespace .port -}}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- secrets */}}
+
+{{- define "assay.secretName" -}}
+{{- .Values.secrets.existingSecret | default (include "assay.fullname" .) -}}
+{{- end -}}
+
+{{/* The migration hooks run before the release's regular objects exist, so with inline secrets they
+     read a hook-managed copy (deleted once the hooks succeed). */}}
+{{- define "assay.migrationsSecretName" -}}
+{{- .Values.secrets.existingSecret | default (printf "%s-migrations" (include "assay.fullname" .)) -}}
+{{- end -}}
+
+{{/*
+Inline secret data (key -> plain value), resolved once per render and memoized so the regular and
+the hook Secret agree: an empty internalAuthToken / secretsKey is taken from the Secret already in the
+cluster (upgrades) or generated (first install).
+*/}}
+{{- define "assay.secrets.resolved" -}}
+{{- $s := .Values.secrets -}}
+{{- if not (hasKey $s "__resolved") -}}
+{{- $existing := dict -}}
+{{- with lookup "v1" "Secret" .Release.Namespace (include "assay.fullname" .) -}}
+{{- $existing = .data | default dict -}}
+{{- end -}}
+{{- $r := dict -}}
+{{- $_ := set $r $s.keys.databaseUrl $s.databaseUrl -}}
+{{- $_ = set $r $s.keys.redisUrl $s.redisUrl -}}
+{{- $_ = set $r $s.keys.internalAuthToken ($s.internalAuthToken | default (get $existing $s.keys.internalAuthToken | b64dec) | default (randAlphaNum 48)) -}}
+{{- $_ = set $r $s.keys.secretsKey ($s.secretsKey | default (get $existing $s.keys.secretsKey | b64dec) | default (randAlphaNum 48)) -}}
+{{- $_ = set $s "__resolved" $r -}}
+{{- end -}}
+{{- toYaml (get $s "__resolved") -}}
+{{- end -}}
+
+{{/* Secret environment of a component: (dict "root" $ "key" ... "secretName" ...). */}}
+{{- define "assay.secretEnv" -}}
+{{- $k := .root.Values.secrets.keys -}}
+{{- $vars := list (list "DATABASE_URL" $k.databaseUrl) (list "INTERNAL_AUTH_TOKEN" $k.internalAuthToken) -}}
+{{- if eq .key "gateway" -}}{{- $vars = append $vars (list "REDIS_URL" $k.redisUrl) -}}{{- end -}}
+{{- if eq .key "webhooks" -}}{{- $vars = append $vars (list "SECRETS_KEY" $k.secretsKey) -}}{{- end -}}
+{{- range $i, $v := $vars }}
+{{- if $i }}{{ "\n" }}{{ end -}}
+- name: {{ index $v 0 }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.secretName }}
+      key: {{ index $v 1 }}
+{{- end }}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- configuration */}}
+
+{{/* Non-secret settings of a component as a key -> string map (ConfigMap data / Job env). */}}
+{{- define "assay.configData" -}}
+{{- $root := .root -}}
+{{- $c := index $root.Values .key -}}
+{{- $cfg := $root.Values.config -}}
+{{- $rpc := include "assay.port.rpc" . -}}
+{{- $http := include "assay.port.http" . -}}
+{{- $d := dict "LOG_LEVEL" $cfg.logLevel "KAFKA_BROKERS" $cfg.kafkaBrokers "RPC_PORT" $rpc "HTTP_PORT" $http -}}
+{{- $svc := dict -}}
+{{- range $k := splitList " " (include "assay.componentKeys" .) -}}
+{{- $ctx := dict "root" $root "key" $k -}}
+{{- $_ := set $svc $k (include "assay.url" (merge (dict "port" $rpc) $ctx)) -}}
+{{- $_ := set $svc (printf "%sHttp" $k) (include "assay.url" (merge (dict "port" $http) $ctx)) -}}
+{{- end -}}
+{{- if eq .key "gateway" -}}
+{{- $_ := set $d "PORT" (include "assay.port.public" .) -}}
+{{- $_ = set $d "ADMIN_PORT" $rpc -}}
+{{- $_ = set $d "METRICS_PORT" $http -}}
+{{- $_ = set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
+{{- $_ = set $d "TRUSTED_PROXY_HOPS" (ternary "1" "0" $root.Values.ingress.enabled) -}}
+{{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
+{{- $_ = set $d "RUNS_URL" $svc.runs -}}
+{{- $_ = set $d "RUNS_HTTP_URL" $svc.runsHttp -}}
+{{- $_ = set $d "ANALYTICS_URL" $svc.analytics -}}
+{{- $_ = set $d "WEBHOOKS_URL" $svc.webhooks -}}
+{{- $_ = set $d "REPORTS_URL" $svc.reports -}}
+{{- $_ = set $d "REPORTS_HTTP_URL" $svc.reportsHttp -}}
+{{- end -}}
+{{- if ne .key "gateway" -}}
+{{- /* the gateway's internal identity RPC (organization members, projects) */ -}}
+{{- $_ := set $d "IDENTITY_URL" $svc.gateway -}}
+{{- end -}}
+{{- if eq .key "runs" -}}
+{{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
+{{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
+{{- else if eq .key "analytics" -}}
+{{- $_ := set $d "RUNS_URL" $svc.runs -}}
+{{- else if eq .key "reports" -}}
+{{- $_ := set $d "ANALYTICS_URL" $svc.analytics -}}
+{{- $_ = set $d "RUNS_URL" $svc.runs -}}
+{{- end -}}
+{{- range $name, $value := $c.config -}}
+{{- $_ := set $d $name (toString $value) -}}
+{{- end -}}
+{{- toYaml $d -}}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- pod pieces */}}
+
+{{- define "assay.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: {{ .tmpSizeLimit }}
+{{- end -}}
+
+{{- define "assay.imagePullSecrets" -}}
+{{- with .root.Values.global.imagePullSecrets -}}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end -}}
+{{- end -}}
+
+{{/* Probes: the chart picks the handler, the values block the timings. */}}
+{{- define "assay.probes" -}}
+{{- $c := index .root.Values .key -}}
+{{- $live := dict -}}
+{{- $ready := dict -}}
+{{- if eq .key "gateway" -}}
+{{- $live = dict "httpGet" (dict "path" "/healthz" "port" "http") -}}
+{{- $ready = dict "httpGet" (dict "path" "/readyz" "port" "http") -}}
+{{- else -}}
+{{- $live = dict "grpc" (dict "port" (include "assay.port.rpc" . | atoi)) -}}
+{{- $ready = $live -}}
+{{- end -}}
+livenessProbe:
+  {{- toYaml (merge (deepCopy $live) $c.livenessProbe) | nindent 2 }}
+readinessProbe:
+  {{- toYaml (merge (deepCopy $ready) $c.readinessProbe) | nindent 2 }}
+startupProbe:
+  {{- toYaml (merge (deepCopy $live) $c.startupProbe) | nindent 2 }}
+{{- end -}}
+
+{{- define "assay.containerPorts" -}}
+{{- if eq .key "gateway" -}}
+- name: http
+  containerPort: {{ include "assay.port.public" . }}
+  protocol: TCP
+- name: admin
+  containerPort: {{ include "assay.port.rpc" . }}
+  protocol: TCP
+- name: metrics
+  containerPort: {{ include "assay.port.http" . }}
+  protocol: TCP
+{{- else -}}
+- name: grpc
+  containerPort: {{ include "assay.port.rpc" . }}
+  protocol: TCP
+- name: http
+  containerPort: {{ include "assay.port.http" . }}
+  protocol: TCP
+{{- end -}}
+{{- end -}}
+
+{{- define "assay.affinity" -}}
+{{- $c := index .root.Values .key -}}
+{{- if $c.affinity -}}
+{{- toYaml $c.affinity -}}
+{{- else -}}
+podAntiAffinity:
+  preferredDuringSchedulingIgnoredDuringExecution:
+    - weight: 100
+      podAffinityTerm:
+        topologyKey: kubernetes.io/hostname
+        labelSelector:
+          matchLabels:
+            {{- include "assay.selectorLabels" . | nindent 12 }}
+{{- end -}}
+{{- end -}}

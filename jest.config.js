@@ -1,0 +1,21 @@
+/**
+ * One jest run for everything: unit tests, component tests against real Postgres/Redis/Kafka, and
+ * end-to-end tests over HTTP. The global setup starts the infrastructure and the whole system once.
+ * TypeScript is transpiled per file by ts-jest (isolatedModules: no type check here; `npm run typecheck` does that).
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  testMatch: [
+    '<rootDir>/{packages,gateway,services}/*/test/**/*.test.ts',
+    '<rootDir>/gateway/test/**/*.test.ts',
+    '<rootDir>/test/**/*.test.ts',
+  ],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  globalSetup: '<rootDir>/packages/testkit/src/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/packages/testkit/src/jest/global-teardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+  verbose: false,
+};

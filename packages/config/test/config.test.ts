@@ -1,0 +1,48 @@
+import { ConfigError, IntList, IntMap, loadConfig, Port, serviceSettings, Type } from '../src';
+
+describe('loadConfig', () => {
+  const Schema = Type.Object({
+    PORT: Port(8080),
+    NAME: Type.String({ minLength: 1, default: 'assay' }),
+    DELAYS: IntList('60,300'),
+    LIMITS: IntMap({ reads: 100, writes: 60 }),
+  });
+
+  it('applies defaults and converts strings', () => {
+    const c = loadConfig(Schema, { PORT: '9090' });
+    expect(c).toEqual({ PORT: 9090, NAME: 'assay', DELAYS: [60, 300], LIMITS: { reads: 100, writes: 60 } });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig(Schema, { PORT: '' }).PORT).toBe(8080);
+  });
+
+  it('parses lists and maps, keeping defaults for keys not given', () => {
+    const c = loadConfig(Schema, { DELAYS: '1, 2,3', LIMITS: 'reads=5' });
+    expect(c.DELAYS).toEqual([1, 2, 3]);
+    expect(c.LIMITS).toEqual({ reads: 5, writes: 60 });
+  });
+
+  it('refuses invalid values naming every bad variable', () => {
+    let err: unknown;
+    try {
+      loadConfig(Schema, { PORT: 'abc' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toContain('PORT');
+    expect(() => loadConfig(Schema, { PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig(Schema, { LIMITS: 'bogus=1' })).toThrow(/unknown key "bogus"/);
+    expect(() => loadConfig(Schema, { LIMITS: 'reads=0' })).toThrow(/positive integer/);
+    expect(() => loadConfig(Schema, { DELAYS: '1,x' })).toThrow(/not a non-negative integer/);
+  });
+
+  it('requires settings without a default', () => {
+    const S = Type.Object(serviceSettings(1, 2));
+    expect(() => loadConfig(S, {})).toThrow(/INTERNAL_AUTH_TOKEN/);
+    const c = loadConfig(S, { INTERNAL_AUTH_TOKEN: 't', KAFKA_BROKERS: 'a:1,b:2' });
+    expect(c.KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
+    expect(c.RPC_PORT).toBe(1);
+  });
+});

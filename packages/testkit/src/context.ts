@@ -1,0 +1,33 @@
+/** What a test file sees of the system started once per jest run (by the global setup). */
+import { Admin } from './fixtures';
+import { Api } from './http';
+import type { InfraEnv } from './infra';
+import type { Ports } from './topology';
+
+export interface TestSystemInfo {
+  gatewayUrl: string;
+  adminUrl: string;
+  internalToken: string;
+  infra: InfraEnv;
+  ports: Ports;
+  logDir: string;
+  /** Environment for scripts/infra when the infrastructure runs as local processes. */
+  infraScriptEnv?: Record<string, string>;
+}
+
+export const SYSTEM_ENV_KEY = 'ASSAY_TEST_SYSTEM';
+
+export function testSystem(): TestSystemInfo {
+  const raw = process.env[SYSTEM_ENV_KEY];
+  if (!raw) throw new Error('no test system: run tests through jest with the global setup (npm test)');
+  return JSON.parse(raw) as TestSystemInfo;
+}
+
+export function testAdmin(): Admin {
+  const s = testSystem();
+  return new Admin(s.adminUrl, s.internalToken);
+}
+
+export function testApi(token?: string): Api {
+  return new Api(testSystem().gatewayUrl, token);
+}

@@ -1,0 +1,68 @@
+/** Starting and stopping Node processes of the system, with logs to files and a clean stop. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './paths';
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<number | null>;
+  /** SIGKILL, no grace. */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export function startProcess(opts: {
+  name: string;
+  dir: string;
+  args?: string[];
+  env: NodeJS.ProcessEnv;
+  logDir: string;
+  detached?: boolean;
+}): ManagedProcess {
+  fs.mkdirSync(opts.logDir, { recursive: true });
+  const logFile = path.join(opts.logDir, `${opts.name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['dist/main.js', ...(opts.args ?? [])], {
+    cwd: path.join(REPO_ROOT, opts.dir),
+    env: opts.env,
+    stdio: ['ignore', out, out],
+    detached: opts.detached ?? false,
+  });
+  fs.closeSync(out);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (graceMs = 10000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return { name: opts.name, child, logFile, stop, kill, exited };
+}
+
+export function tail(file: string, lines = 40): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Polls `check` until it resolves true; on timeout throws with `describe()`. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, describe: () => string, intervalMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(describe());
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The whole system (every service and the gateway) as real processes on given or free ports, pointed at
+ * given infrastructure. Used by `make up` (fixed ports, detached) and by tests (free ports).
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import type { InfraEnv } from './infra';
+import { freePorts } from './ports';
+import { startProcess, tail, waitUntil, type ManagedProcess } from './processes';
+import { REPO_ROOT } from './paths';
+import { addressEnv, GATEWAY, SERVICES, type Ports } from './topology';
+
+const run = promisify(execFile);
+
+export interface SystemOptions {
+  infra: InfraEnv;
+  logDir: string;
+  /** Default: free ports. */
+  ports?: Ports;
+  internalToken?: string;
+  /** Extra environment for every process, or per process name. */
+  env?: Record<string, string>;
+  envFor?: Record<string, Record<string, string>>;
+  detached?: boolean;
+  logLevel?: string;
+}
+
+export interface RunningSystem {
+  gatewayUrl: string;
+  adminUrl: string;
+  internalToken: string;
+  ports: Ports;
+  infra: InfraEnv;
+  processes: Map<string, ManagedProcess>;
+  /** The environment given to a process (for restarting it the same way). */
+  envOf(name: string): NodeJS.ProcessEnv;
+  restart(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function allocatePorts(): Promise<Ports> {
+  const ports = await freePorts(3 + SERVICES.length * 2);
+  const gateway = { port: ports[0]!, adminPort: ports[1]!, metricsPort: ports[2]! };
+  const services: Ports['services'] = {};
+  SERVICES.forEach((s, i) => {
+    services[s.name] = { rpcPort: ports[3 + i * 2]!, httpPort: ports[4 + i * 2]! };
+  });
+  return { gateway, services };
+}
+
+async function ready(url: string): Promise<boolean> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  return res.status === 200;
+}
+
+export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
+  const ports = opts.ports ?? (await allocatePorts());
+  const internalToken = opts.internalToken ?? randomBytes(24).toString('hex');
+  const base: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: process.env.NODE_ENV === 'production' ? 'production' : 'development',
+    NODE_OPTIONS: '--enable-source-maps',
+    LOG_LEVEL: opts.logLevel ?? 'info',
+    ...opts.infra,
+    ...addressEnv(ports),
+    INTERNAL_AUTH_TOKEN: internalToken,
+    ...opts.env,
+  };
+  const envs = new Map<string, NodeJS.ProcessEnv>();
+  for (const s of SERVICES) {
+    const p = ports.services[s.name]!;
+    envs.set(s.name, { ...base, RPC_PORT: String(p.rpcPort), HTTP_PORT: String(p.httpPort), ...opts.envFor?.[s.name] });
+  }
+  envs.set(GATEWAY.name, {
+    ...base,
+    PORT: String(ports.gateway.port),
+    ADMIN_PORT: String(ports.gateway.adminPort),
+    METRICS_PORT: String(ports.gateway.metricsPort),
+    ...opts.envFor?.[GATEWAY.name],
+  });
+  const dirs = new Map<string, string>([...SERVICES.map((s) => [s.name, s.dir] as const), [GATEWAY.name, GATEWAY.dir]]);
+
+  // Migrations first, one process each, so the servers start against a ready schema.
+  await Promise.all(
+    [...dirs].map(async ([name, dir]) => {
+      try {
+        await run(process.execPath, ['dist/main.js', 'migrate'], { cwd: path.join(REPO_ROOT, dir), env: envs.get(name) });
+      } catch (err) {
+        const e = err as { stderr?: string; stdout?: string; message: string };
+        throw new Error(`migrations of ${name} failed: ${e.message}\n${e.stderr ?? ''}${e.stdout ?? ''}`);
+      }
+    }),
+  );
+
+  const processes = new Map<string, ManagedProcess>();
+  const launch = (name: string) => {
+    const p = startProcess({ name, dir: dirs.get(name)!, env: envs.get(name)!, logDir: opts.logDir, detached: opts.detached });
+    processes.set(name, p);
+    return p;
+  };
+  const waitReady = async (name: string) => {
+    const p = processes.get(name)!;
+    const url =
+      name === GATEWAY.name
+        ? `http://127.0.0.1:${ports.gateway.port}/healthz`
+        : `http://127.0.0.1:${ports.services[name]!.httpPort}/readyz`;
+    await waitUntil(
+      async () => {
+        if (p.child.exitCode !== null) throw new Error('exited');
+        return ready(url);
+      },
+      60000,
+      () => `${name} did not become ready (exit code ${p.child.exitCode}); log ${p.logFile}:\n${tail(p.logFile)}`,
+    );
+  };
+
+  const stop = async () => {
+    const order = [GATEWAY.name, ...SERVICES.map((s) => s.name).reverse()];
+    for (const name of order) await processes.get(name)?.stop();
+  };
+
+  try {
+    for (const s of SERVICES) launch(s.name);
+    await Promise.all(SERVICES.map((s) => waitReady(s.name)));
+    launch(GATEWAY.name);
+    await waitReady(GATEWAY.name);
+    const gatewayUrl = `http://127.0.0.1:${ports.gateway.port}`;
+    await waitUntil(
+      () => ready(`${gatewayUrl}/readyz`),
+      60000,
+      () => `gateway not ready; log:\n${tail(processes.get(GATEWAY.name)!.logFile)}`,
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    gatewayUrl: `http://127.0.0.1:${ports.gateway.port}`,
+    adminUrl: `http://127.0.0.1:${ports.gateway.adminPort}`,
+    internalToken,
+    ports,
+    infra: opts.infra,
+    processes,
+    envOf: (name) => envs.get(name)!,
+    async restart(name) {
+      await processes.get(name)?.stop();
+      launch(name);
+      await waitReady(name);
+    },
+    stop,
+  };
+}

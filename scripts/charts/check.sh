@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Offline checks of the Kubernetes deployment side (no cluster, no Docker, no network):
+#   helm lint (strict) -> helm template (default values + charts/assay/ci/full-values.yaml)
+#   -> kubeconform (strict, local v1.33.0 schemas) -> kube-linter (.kube-linter.yaml, zero findings)
+#   -> skaffold.yaml against skaffold's v4beta14 JSON schema
+# plus negative checks proving each gate can fail. Tools come from scripts/charts/install-tools.sh.
+# Exits non-zero on any failure; prints the time of each step.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+CHART=charts/assay
+KUBE_VERSION=1.33.0
+NAMESPACE=assay
+OUT=.cache/charts-check
+export PATH=$ROOT/.cache/bin:$PATH
+export HELM_CACHE_HOME=$ROOT/.cache/helm/cache HELM_CONFIG_HOME=$ROOT/.cache/helm/config HELM_DATA_HOME=$ROOT/.cache/helm/data
+
+for t in .cache/bin/helm .cache/bin/kubeconform .cache/bin/kube-linter .cache/skaffold/v4beta14.json \
+         .cache/k8s-schemas/v$KUBE_VERSION-standalone-strict/_definitions.json .cache/node-tools/node_modules/ajv/package.json; do
+  [ -e "$t" ] || { echo "check.sh: missing $t; run scripts/charts/install-tools.sh first" >&2; exit 2; }
+done
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+FAILED=()
+T0=$(date +%s.%N)
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }'; }
+step() { # step <name> <command...>: run, print status and time, remember failures
+  local name=$1; shift; local s; s=$(date +%s.%N)
+  echo "==> $name"
+  if "$@"; then echo "    ok    $name ($(elapsed "$s"))"
+  else echo "    FAIL  $name ($(elapsed "$s"))"; FAILED+=("$name"); fi
+}
+must_fail() { # must_fail <pattern> <command...>: succeeds only when the command fails AND says <pattern>
+  local pattern=$1; shift
+  local log; log=$("$@" 2>&1); local rc=$?
+  printf '%s\n' "$log" | grep -E "$pattern" | sed 's/^/      | /' | head -5
+  if [ $rc -eq 0 ]; then echo "    expected a failure, got success" >&2; return 1; fi
+  if ! grep -qE "$pattern" <<<"$log"; then
+    printf '%s\n' "$log" | sed 's/^/      | /' | head -20
+    echo "    failed, but not with /$pattern/" >&2; return 1
+  fi
+}
+expect_kinds() { # expect_kinds <file> <Kind=count>...: the rendered objects are the expected ones
+  local file=$1; shift; local ok=0 pair kind want got
+  for pair in "$@"; do
+    kind=${pair%=*}; want=${pair#*=}
+    got=$(grep -c "^kind: $kind\$" "$file" || true)
+    if [ "$got" != "$want" ]; then echo "    $file: $got $kind, expected $want" >&2; ok=1; fi
+  done
+  return $ok
+}
+
+# ---- helm
+VALUES_SETS=("default:" "full:$CHART/ci/full-values.yaml")
+render() { # render <name> [values file]
+  local args=(template assay "$CHART" --namespace "$NAMESPACE" --kube-version "$KUBE_VERSION")
+  [ -n "${2:-}" ] && args+=(-f "$2")
+  helm "${args[@]}" > "$OUT/rendered-$1.yaml"
+}
+for set in "${VALUES_SETS[@]}"; do
+  name=${set%%:*}; file=${set#*:}
+  step "helm lint --strict ($name values)" helm lint --strict --kube-version "$KUBE_VERSION" ${file:+-f "$file"} "$CHART"
+  step "helm template ($name values)" render "$name" "$file"
+done
+cp "$OUT/rendered-default.yaml" .cache/rendered.yaml
+# NOTES.txt is not part of `helm template` output (and `helm install --dry-run` needs a cluster here):
+# render it through a throw-away template in a copy of the chart.
+render_notes() {
+  rm -rf "$OUT/notes-chart" && mkdir -p "$OUT/notes-chart" && cp -R "$CHART" "$OUT/notes-chart/" || return 1
+  printf '%s\n' 'notes: |' '{{ include "assay/templates/NOTES.txt" . | indent 2 }}' \
+    > "$OUT/notes-chart/assay/templates/zz-notes.yaml"
+  local set name file
+  for set in "${VALUES_SETS[@]}"; do
+    name=${set%%:*}; file=${set#*:}
+    helm template assay "$OUT/notes-chart/assay" --namespace "$NAMESPACE" --kube-version "$KUBE_VERSION" \
+      ${file:+-f "$file"} --show-only templates/zz-notes.yaml > "$OUT/notes-$name.yaml" || return 1
+    grep -q 'port-forward svc/assay-gateway' "$OUT/notes-$name.yaml" || return 1
+  done
+}
+step "NOTES.txt renders" render_notes
+# 6 components x (Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB, migration Job)
+# + the migrations ServiceAccount and NetworkPolicy + Secrets (default: inline + hook copy; full: none).
+step "rendered objects (default values)" expect_kinds "$OUT/rendered-default.yaml" \
+  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=7 PodDisruptionBudget=6 Job=6 Secret=2 \
+  HorizontalPodAutoscaler=0 Ingress=0
+step "rendered objects (full values)" expect_kinds "$OUT/rendered-full.yaml" \
+  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=7 PodDisruptionBudget=6 Job=6 Secret=0 \
+  HorizontalPodAutoscaler=3 Ingress=1
+
+# ---- kubeconform (strict: unknown fields fail; a missing schema is an error, never a skip)
+kubeconform_run() {
+  kubeconform -strict -summary -kubernetes-version "$KUBE_VERSION" -schema-location "$ROOT/.cache/k8s-schemas" "$@"
+}
+step "kubeconform" kubeconform_run "$OUT/rendered-default.yaml" "$OUT/rendered-full.yaml"
+
+# ---- kube-linter (all default checks + the extras in .kube-linter.yaml; any finding fails). One run
+# per render: the two renders share names and a namespace, and cross-object checks (PDB vs replicas)
+# must not mix them.
+for set in "${VALUES_SETS[@]}"; do
+  name=${set%%:*}
+  step "kube-linter ($name values)" kube-linter lint --config .kube-linter.yaml --fail-if-no-objects-found \
+    --fail-on-invalid-resource "$OUT/rendered-$name.yaml"
+done
+
+# ---- skaffold.yaml against the v4beta14 schema
+step "skaffold.yaml schema (v4beta14)" node scripts/charts/check-skaffold-schema.mjs .cache/skaffold skaffold.yaml
+
+# ---- negative checks: each gate must reject a known-bad input
+NEG=$OUT/negative; mkdir -p "$NEG"
+# A valid Deployment from the chart with a string replica count, and one with an unknown field.
+awk 'BEGIN{RS="\n---\n"} /\nkind: Deployment\n/ {print; exit}' "$OUT/rendered-default.yaml" > "$NEG/deployment.yaml"
+sed '0,/^  replicas: [0-9]*$/s//  replicas: "one"/' "$NEG/deployment.yaml" > "$NEG/replicas-one.yaml"
+sed '0,/^  revisionHistoryLimit:/s//  revisonHistoryLimit:/' "$NEG/deployment.yaml" > "$NEG/unknown-field.yaml"
+step "negative: the extracted Deployment passes kubeconform" kubeconform_run "$NEG/deployment.yaml"
+step "negative: kubeconform rejects replicas: \"one\"" must_fail "/spec/replicas': got string" \
+  kubeconform_run "$NEG/replicas-one.yaml"
+step "negative: kubeconform rejects an unknown field" must_fail "'revisonHistoryLimit' not allowed" \
+  kubeconform_run "$NEG/unknown-field.yaml"
+# kube-linter: the same Deployment, privileged and writable.
+sed -e 's/privileged: false/privileged: true/' -e 's/readOnlyRootFilesystem: true/readOnlyRootFilesystem: false/' \
+  "$NEG/deployment.yaml" > "$NEG/privileged.yaml"
+step "negative: kube-linter rejects a privileged, writable container" \
+  must_fail "check: privileged-container.*|check: no-read-only-root-fs" kube-linter lint --config .kube-linter.yaml "$NEG/privileged.yaml"
+# values.schema.json: a wrong type and an unknown key.
+step "negative: values.schema.json rejects bad values" must_fail "replicaCount': got string|'imagee' not allowed" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set runs.replicaCount=one --set gateway.imagee.tag=x
+# skaffold: a typo'd key.
+sed 's/chartPath:/chartPth:/' skaffold.yaml > "$NEG/skaffold.yaml"
+step "negative: skaffold schema rejects a typo'd key (chartPth)" must_fail "additional properties \(chartPth\)" \
+  node scripts/charts/check-skaffold-schema.mjs .cache/skaffold "$NEG/skaffold.yaml"
+
+echo
+echo "check.sh: $(elapsed "$T0") total"
+if [ ${#FAILED[@]} -gt 0 ]; then
+  printf 'check.sh: FAILED: %s\n' "${FAILED[@]}" >&2
+  exit 1
+fi
+echo "check.sh: all checks passed"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# make test: everything CI checks, in order of cost. Installs what is missing first (scripts/bootstrap.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*" >&2; }
+start=$(date +%s)
+
+bash scripts/bootstrap.sh
+
+step "lint (eslint, prettier) and proto lint (buf)"
+npx eslint . --max-warnings 0
+npx prettier --check . >/dev/null
+npx buf lint proto
+
+step "type check of tests and benchmarks"
+npx tsc -p tsconfig.tests.json --noEmit
+
+step "Helm chart and skaffold.yaml (helm lint, kubeconform, kube-linter, schema); tools built once into .cache"
+bash scripts/charts/install-tools.sh
+bash scripts/charts/check.sh
+
+step "unit, integration and end-to-end tests (jest)"
+npx jest --ci "$@"
+
+echo "make test: all green in $(( $(date +%s) - start )) s" >&2
