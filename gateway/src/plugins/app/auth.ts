@@ -24,6 +24,13 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Default: GET/HEAD → read, other methods → write. */
     access?: Access;
+    /**
+     * An extra per-token rate-limit bucket on top of reads/writes (spec §8): manual run creation, PDF
+     * generation, ingestion. Enforced by the rate-limit plugin.
+     */
+    rateBucket?: 'manualRunCreate' | 'pdf' | 'ingest';
+    /** POST creates that honour `Idempotency-Key` (spec §4.4, CONTRACT §4). */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     auth?: AuthContext;

@@ -11,6 +11,7 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
   app.post(
     '/:projectId/manual-test-suites',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Manual Tests'],
         summary: 'Create a manual test suite',
