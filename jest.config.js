@@ -12,6 +12,8 @@ module.exports = {
     '<rootDir>/gateway/test/**/*.test.ts',
     '<rootDir>/test/**/*.test.ts',
   ],
+  // Only crawl source folders (not .cache with its Go module sources, nor .data).
+  roots: ['<rootDir>/packages', '<rootDir>/gateway', '<rootDir>/services', '<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/packages/testkit/src/jest/global-setup.ts',
   globalTeardown: '<rootDir>/packages/testkit/src/jest/global-teardown.ts',

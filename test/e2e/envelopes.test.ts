@@ -2,6 +2,8 @@
  * Every error in the envelope (spec §2.1, CONTRACT §3): unknown routes, wrong methods, oversize and malformed
  * bodies, unsupported media types, unknown properties; query keys stripped; the pagination rules.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 
 const admin = testAdmin();
@@ -141,5 +143,37 @@ describe('pagination rules (spec §4.1, CONTRACT §9)', () => {
     const beyond = await list('?page=5');
     expect(beyond.body.data).toEqual([]);
     expect(beyond.body.pagination.hasPrev).toBe(true);
+  });
+});
+
+describe('request id propagation', () => {
+  it('follows a request from the gateway into the service it calls (same id in both logs)', async () => {
+    const id = `trace-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const res = await testApi(t.token).post(`/${t.projectId}/manual-test-suites`, { name: 'traced' }, { headers: { 'x-request-id': id } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    const logOf = (name: string) =>
+      fs
+        .readFileSync(path.join(testSystem().logDir, `${name}.log`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+    let serviceLines: any[] = [];
+    for (let i = 0; i < 50 && serviceLines.length === 0; i++) {
+      serviceLines = logOf('manual-testing')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.reqId === id);
+      if (serviceLines.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(serviceLines).toEqual([
+      expect.objectContaining({
+        service: 'manual-testing',
+        method: 'assay.manualtesting.v1.ManualTestingService/CreateSuite',
+        outcome: 'ok',
+      }),
+    ]);
+    const gatewayLines = logOf('gateway').filter((l) => l.includes(id));
+    expect(gatewayLines.length).toBeGreaterThan(0);
+    // and no secret in any log line
+    expect(logOf('gateway').some((l) => l.includes(t.token))).toBe(false);
   });
 });

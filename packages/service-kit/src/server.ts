@@ -89,14 +89,21 @@ function requestContextInterceptor(): Interceptor {
   };
 }
 
-function errorInterceptor(logger: Logger): Interceptor {
+/** One access-log line per RPC (method, outcome, duration); the request id comes from the log mixin. */
+function errorAndAccessLogInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
+    const method = `${req.service.typeName}/${req.method.name}`;
+    const started = performance.now();
+    const done = (outcome: string) => ({ method, outcome, ms: Math.round((performance.now() - started) * 10) / 10 });
     try {
-      return await next(req);
+      const res = await next(req);
+      // Probes would drown the log.
+      if (req.service.typeName !== 'grpc.health.v1.Health') logger.info(done('ok'), 'rpc');
+      return res;
     } catch (err) {
-      const method = `${req.service.typeName}/${req.method.name}`;
-      if (isAppError(err)) logger.debug({ method, reason: err.reason }, err.message);
-      else if (!(err instanceof Error && err.name === 'ConnectError')) logger.error({ err, method }, 'unhandled error in RPC handler');
+      if (isAppError(err)) logger.info({ ...done(err.reason), detail: err.message }, 'rpc');
+      else if (err instanceof Error && err.name === 'ConnectError') logger.info(done('connect-error'), 'rpc');
+      else logger.error({ ...done('INTERNAL_ERROR'), err }, 'unhandled error in RPC handler');
       throw toConnectError(err);
     }
   };
@@ -149,7 +156,7 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
     },
     interceptors: [
       requestContextInterceptor(),
-      errorInterceptor(logger),
+      errorAndAccessLogInterceptor(logger),
       metrics.rpcInterceptor,
       inFlightInterceptor,
       internalAuthServerInterceptor(config.INTERNAL_AUTH_TOKEN),
