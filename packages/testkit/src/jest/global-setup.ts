@@ -9,6 +9,8 @@ import { startInfra, type Infra } from '../infra';
 import { startSystem, type RunningSystem } from '../system';
 import { SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
 
+export const TEST_RATE_LIMITS = 'reads=1000000,writes=1000000,manualRunCreate=1000000,ip=1000000,pdf=1000000,ingest=1000000';
+
 declare global {
   var __ASSAY_TEST__: { infra: Infra; system: RunningSystem; logDir: string } | undefined;
 }
@@ -19,7 +21,15 @@ export default async function globalSetup(): Promise<void> {
   const infra = await startInfra();
   let system: RunningSystem;
   try {
-    system = await startSystem({ infra: infra.env, logDir, logLevel: process.env.LOG_LEVEL ?? 'info' });
+    system = await startSystem({
+      infra: infra.env,
+      logDir,
+      logLevel: process.env.LOG_LEVEL ?? 'info',
+      // Every test comes from 127.0.0.1 and many share a minute, so the shared gateway's rate limits are
+      // raised far above the spec's; the limits themselves are tested on private gateways with the defaults
+      // (startPrivateGateway).
+      envFor: { gateway: { RATE_LIMITS: TEST_RATE_LIMITS } },
+    });
   } catch (err) {
     await infra.stop();
     throw err;
