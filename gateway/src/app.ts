@@ -52,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     http: {
       maxHeaderSize: config.MAX_HEADER_BYTES,
+      // Node only enforces these when given at construction (Fastify sets requestTimeout afterwards as well).
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      headersTimeout: Math.min(60000, config.REQUEST_TIMEOUT_MS),
       // How often Node looks for requests past requestTimeout (its default, 30 s, would make the limit loose).
       connectionsCheckingInterval: Math.min(30000, Math.max(250, Math.floor(config.REQUEST_TIMEOUT_MS / 4))),
     },
