@@ -18,7 +18,7 @@ import servicesPlugin, { type ServiceClients } from './plugins/app/services';
 import authPlugin from './plugins/app/auth';
 import { ipRateLimit, tokenRateLimit, RateLimitPolicy } from './plugins/app/rate-limit';
 import idempotencyPlugin from './plugins/app/idempotency';
-import inputLimitsPlugin, { clientErrorHandler } from './plugins/app/input-limits';
+import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/app/input-limits';
 import securityPlugin from './plugins/external/security';
 import openapiPlugin from './plugins/external/openapi';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
@@ -59,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       connectionsCheckingInterval: Math.min(30000, Math.max(250, Math.floor(config.REQUEST_TIMEOUT_MS / 4))),
     },
     clientErrorHandler,
+    frameworkErrors,
     // Requests arriving while draining get a 503 envelope from the input-limits plugin instead.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -9,14 +9,17 @@
  *   - headers: MAX_HEADER_BYTES for the request line and headers (Node `maxHeaderSize`) → 431
  *     HEADERS_TOO_LARGE. Node rejects these before Fastify sees a request, so `clientErrorHandler` below
  *     writes the envelope on the socket itself (malformed HTTP → 400 VALIDATION_ERROR).
+ *   - URLs the router refuses (bad percent-encoding, a path parameter over 200 characters) → 400
+ *     VALIDATION_ERROR (`frameworkErrors`).
  *   - draining: a request that arrives while the gateway shuts down → 503 SERVICE_UNAVAILABLE (envelope,
  *     `Connection: close`) instead of Fastify's own body.
  */
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_TABLE, toEnvelope, type Reason } from '@assay/errors';
+import { BASELINE_SECURITY_HEADERS } from '../external/security';
 
 export const INGEST_PREFIX = '/api/v1/ingest';
 
@@ -25,9 +28,9 @@ export function isIngestRoute(url: string, rateBucket: string | undefined): bool
   return rateBucket === 'ingest' || url === INGEST_PREFIX || url.startsWith(`${INGEST_PREFIX}/`);
 }
 
-// The headers every answer carries (security.ts sets them on routed requests; these answers never reach it).
-const RAW_SECURITY_HEADERS =
-  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n";
+const RAW_SECURITY_HEADERS = Object.entries(BASELINE_SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 /** Fastify `clientErrorHandler`: Node-level rejections (431, 408, malformed HTTP) as envelopes. */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
@@ -49,6 +52,24 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
     );
   }
   socket.destroy();
+}
+
+/**
+ * Fastify `frameworkErrors`: requests the router refuses before any hook runs — a URL that is not valid
+ * percent-encoding, a path parameter over `maxParamLength` — as 400 VALIDATION_ERROR envelopes (an invalid
+ * path parameter, spec §7).
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long'
+      : err.code === 'FST_ERR_BAD_URL'
+        ? 'The URL is not valid'
+        : undefined;
+  const appErr = new AppError('VALIDATION_ERROR', message ?? 'The request is invalid', {
+    details: [{ path: 'path', message: message ?? 'invalid' }],
+  });
+  void reply.code(appErr.httpStatus).headers(BASELINE_SECURITY_HEADERS).type('application/json; charset=utf-8').send(toEnvelope(appErr));
 }
 
 export default fp(
