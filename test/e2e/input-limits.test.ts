@@ -16,7 +16,11 @@ function rawExchange(url: string, chunks: string[], pauseMs = 0): Promise<string
     socket.setEncoding('utf8');
     socket.on('data', (d) => (data += d));
     socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' || err.code === 'EPIPE' ? resolve(data) : reject(err)));
-    socket.on('close', () => resolve(data));
+    const timer = setTimeout(() => socket.destroy(), 15000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
     socket.on('connect', async () => {
       for (const chunk of chunks) {
         if (socket.destroyed) break;
@@ -24,7 +28,6 @@ function rawExchange(url: string, chunks: string[], pauseMs = 0): Promise<string
         if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       }
     });
-    setTimeout(() => socket.destroy(), 15000);
   });
 }
 
