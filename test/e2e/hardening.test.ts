@@ -103,3 +103,22 @@ describe('answers outside the documented operations', () => {
     }
   });
 });
+
+describe('what fuzzing found (regressions)', () => {
+  it("a page number past the services' 32-bit range is 400 VALIDATION_ERROR, not 500", async () => {
+    const res = await testApi(t.token).get(`/${t.projectId}/manual-test-suites?page=40072969468&limit=25`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'query.page' })] });
+    expect((await testApi(t.token).get(`/${t.projectId}/manual-test-suites?page=1000000`)).status).toBe(200);
+  });
+
+  it('a method no route has (QUERY), or a body on an unknown route, is 405/404, not 400 or 415', async () => {
+    const query = await testApi(t.token).request('QUERY', `/${t.projectId}/token-info`);
+    expect(query.status).toBe(405);
+    expect(query.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(query.headers.get('allow')).toContain('GET');
+    const unknown = await testApi(t.token).request('POST', '/api/v1/nowhere', { rawBody: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+  });
+});
