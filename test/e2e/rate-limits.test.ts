@@ -109,6 +109,17 @@ describe('per-token limits (default 100 reads, 60 writes per minute)', () => {
     expect(rl(await api.get(`/${tenant.projectId}/token-info`, via(freshIp())))).toMatchObject({ limit: '100', remaining: '99' });
   });
 
+  it('token-info reports the spec quotas of every bucket (defaults of RATE_LIMITS)', async () => {
+    const res = await behindProxy.api(t.token).get(`/${t.projectId}/token-info`, via(freshIp()));
+    expect(res.body.data.rateLimits).toEqual({
+      reads: { limit: 100, windowSeconds: 60 },
+      writes: { limit: 60, windowSeconds: 60 },
+      manualRunCreate: { limit: 10, windowSeconds: 60 },
+      pdf: { limit: 1, windowSeconds: 60 },
+      ingest: { limit: 600, windowSeconds: 60 },
+    });
+  });
+
   it('puts no RateLimit-* headers on answers rejected before authentication', async () => {
     const ip = freshIp();
     for (const authorization of [null, 'Bearer svc_pat_nope', 'Basic abc']) {

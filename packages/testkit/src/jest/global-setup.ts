@@ -7,9 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startInfra, type Infra } from '../infra';
 import { startSystem, type RunningSystem } from '../system';
-import { SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
-
-export const TEST_RATE_LIMITS = 'reads=1000000,writes=1000000,manualRunCreate=1000000,ip=1000000,pdf=1000000,ingest=1000000';
+import { SHARED_GATEWAY_RATE_LIMITS_ENV, SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
 
 declare global {
   var __ASSAY_TEST__: { infra: Infra; system: RunningSystem; logDir: string } | undefined;
@@ -25,10 +23,8 @@ export default async function globalSetup(): Promise<void> {
       infra: infra.env,
       logDir,
       logLevel: process.env.LOG_LEVEL ?? 'info',
-      // Every test comes from 127.0.0.1 and many share a minute, so the shared gateway's rate limits are
-      // raised far above the spec's; the limits themselves are tested on private gateways with the defaults
-      // (startPrivateGateway).
-      envFor: { gateway: { RATE_LIMITS: TEST_RATE_LIMITS } },
+      // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
+      envFor: { gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } },
     });
   } catch (err) {
     await infra.stop();
