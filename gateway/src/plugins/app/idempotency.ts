@@ -167,6 +167,13 @@ export default fp(
       }
       const tokenId = request.auth?.token.id;
       if (!tokenId) return; // no caller to scope the key to (unauthenticated routes): no deduplication
+      const hasBody = (request.headers['content-length'] ?? '0') !== '0' || request.headers['transfer-encoding'] !== undefined;
+      if (hasBody && request.rawBody === undefined) {
+        // A body the gateway did not read as JSON (streamed through to a service): without its bytes there is
+        // no fingerprint, so no deduplication rather than a wrong replay.
+        request.log.warn('Idempotency-Key ignored: the body is not JSON read by the gateway');
+        return;
+      }
       const path = canonicalPath(request.url);
       const redisKey = `assay:idem:${tokenId}:${sha256(`${request.method} ${path}\n${key}`)}`;
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';

@@ -214,7 +214,8 @@ export default fp(
       await app.register(swaggerUi, {
         routePrefix: '/docs',
         staticCSP: DOCS_CSP,
-        uiConfig: { docExpansion: 'list', deepLinking: true },
+        // No validator badge: it would load an image from another site (the CSP refuses it anyway).
+        uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
         uiHooks: {},
       });
     }
