@@ -19,7 +19,10 @@ step "Helm chart and skaffold.yaml (helm lint, kubeconform, kube-linter, schema)
 bash scripts/charts/install-tools.sh
 bash scripts/charts/check.sh
 
-step "unit, integration and end-to-end tests (jest)"
+step "schemathesis for the fuzz test (pinned, installed once into .cache/venv-schemathesis)"
+bash scripts/fuzz/install-schemathesis.sh
+
+step "unit, integration and end-to-end tests (jest; includes the OpenAPI lint and schemathesis fuzzing)"
 npx jest --ci "$@"
 
 echo "make test: all green in $(( $(date +%s) - start )) s" >&2

@@ -1,7 +1,8 @@
 /**
  * The gateway as a Fastify plugin tree (fastify/demo layout): external plugins (security headers, OpenAPI),
- * app plugins (errors, validation, services, auth), then the route families. `buildApp` is used by the
- * server and by tests.
+ * app plugins (errors, validation, input limits, services, per-IP rate limit, auth, per-token rate limits,
+ * idempotency), then the route families. The policies are root hooks driven by route config, so they wrap
+ * every route, present and future. `buildApp` is used by the server and by tests.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -15,6 +16,9 @@ import errorsPlugin from './plugins/app/errors';
 import validationPlugin from './plugins/app/validation';
 import servicesPlugin, { type ServiceClients } from './plugins/app/services';
 import authPlugin from './plugins/app/auth';
+import { ipRateLimit, tokenRateLimit, RateLimitPolicy } from './plugins/app/rate-limit';
+import idempotencyPlugin from './plugins/app/idempotency';
+import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/app/input-limits';
 import securityPlugin from './plugins/external/security';
 import openapiPlugin from './plugins/external/openapi';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
@@ -31,6 +35,8 @@ export interface AppDeps {
   clients: ServiceClients;
   /** Health clients of the services, for /readyz. */
   healthClients: Record<string, Client<typeof Health>>;
+  /** Tests only: a shorter idempotency lock lease than CONTRACT §4's 60 s. */
+  idempotencyLeaseMs?: number;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -44,7 +50,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: (_address: string, hop: number) => hop < config.TRUSTED_PROXY_HOPS,
     bodyLimit: config.PUBLIC_BODY_LIMIT_BYTES,
     requestTimeout: config.REQUEST_TIMEOUT_MS,
-    return503OnClosing: true,
+    http: {
+      maxHeaderSize: config.MAX_HEADER_BYTES,
+      // Node only enforces these when given at construction (Fastify sets requestTimeout afterwards as well).
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      headersTimeout: Math.min(60000, config.REQUEST_TIMEOUT_MS),
+      // How often Node looks for requests past requestTimeout (its default, 30 s, would make the limit loose).
+      connectionsCheckingInterval: Math.min(30000, Math.max(250, Math.floor(config.REQUEST_TIMEOUT_MS / 4))),
+    },
+    clientErrorHandler,
+    frameworkErrors,
+    // Requests arriving while draining get a 503 envelope from the input-limits plugin instead.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -57,12 +74,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(validationPlugin);
   await app.register(securityPlugin);
+  await app.register(inputLimitsPlugin, { ingestBodyLimit: config.INGEST_BODY_LIMIT_BYTES });
   await app.register(openapiPlugin, { docs: config.DOCS_ENABLED });
   await app.register(servicesPlugin, { clients: deps.clients });
+  const rateLimits = new RateLimitPolicy(deps.redis, config.RATE_LIMITS);
+  await app.register(ipRateLimit, { policy: rateLimits });
   await app.register(authPlugin, { authenticator: deps.authenticator });
+  await app.register(tokenRateLimit, { policy: rateLimits });
+  await app.register(idempotencyPlugin, {
+    redis: deps.redis,
+    ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+    leaseMs: deps.idempotencyLeaseMs,
+  });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  // Probes are neither authenticated nor rate-limited.
+  const probe = { schema: { hide: true }, config: { rateLimit: false as const } };
+  app.get('/healthz', probe, async () => ({ status: 'ok' }));
+  app.get('/readyz', probe, async (_request, reply) => {
     const checks: Record<string, boolean> = {
       postgres: await ping(deps.pool),
       redis: await deps.redis.ping().then(

@@ -25,7 +25,17 @@ export const GatewaySettings = Type.Object({
   PUBLIC_UI_URL: Str('http://localhost:8080', 'base of deep links'),
   PUBLIC_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 * 1024 }),
-  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    default: 30000,
+    description: 'time to receive a whole request (408 after it), and the deadline of each service call',
+  }),
+  MAX_HEADER_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 1024 * 1024,
+    default: 16384,
+    description: 'largest request line plus headers (431 above)',
+  }),
   AUTH_CACHE_TTL_SECONDS: Type.Integer({
     minimum: 0,
     maximum: 60,

@@ -1,5 +1,5 @@
 /** Token info (spec §2.2, CONTRACT §1-2): shape, scopes, projectName, quotas, the project-less form. */
-import { testAdmin, testApi } from '@assay/testkit';
+import { SHARED_GATEWAY_RATE_LIMITS as L, testAdmin, testApi } from '@assay/testkit';
 
 const admin = testAdmin();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -20,11 +20,12 @@ describe('GET /{projectId}/token-info', () => {
       createdAt: expect.stringMatching(ISO),
       lastUsed: expect.stringMatching(ISO), // this request counts as a use
       rateLimits: {
-        reads: { limit: 100, windowSeconds: 60 },
-        writes: { limit: 60, windowSeconds: 60 },
-        manualRunCreate: { limit: 10, windowSeconds: 60 },
-        pdf: { limit: 1, windowSeconds: 60 },
-        ingest: { limit: 600, windowSeconds: 60 },
+        // the shared test gateway's configured quotas (the spec defaults are checked in rate-limits.test.ts)
+        reads: { limit: L.reads, windowSeconds: 60 },
+        writes: { limit: L.writes, windowSeconds: 60 },
+        manualRunCreate: { limit: L.manualRunCreate, windowSeconds: 60 },
+        pdf: { limit: L.pdf, windowSeconds: 60 },
+        ingest: { limit: L.ingest, windowSeconds: 60 },
       },
     });
   });

@@ -168,6 +168,13 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "METRICS_PORT" $http -}}
 {{- $_ = set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "TRUSTED_PROXY_HOPS" (ternary "1" "0" $root.Values.ingress.enabled) -}}
+{{- $lim := $root.Values.limits -}}
+{{- $_ = set $d "RATE_LIMITS" $lim.rateLimits -}}
+{{- $_ = set $d "IDEMPOTENCY_TTL_SECONDS" (toString (int $lim.idempotencyTtlSeconds)) -}}
+{{- $_ = set $d "PUBLIC_BODY_LIMIT_BYTES" (toString (int $lim.publicBodyLimitBytes)) -}}
+{{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $lim.ingestBodyLimitBytes)) -}}
+{{- $_ = set $d "REQUEST_TIMEOUT_MS" (toString (int $lim.requestTimeoutMs)) -}}
+{{- $_ = set $d "MAX_HEADER_BYTES" (toString (int $lim.maxHeaderBytes)) -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}
 {{- $_ = set $d "RUNS_HTTP_URL" $svc.runsHttp -}}

@@ -5,14 +5,19 @@
 import { Type } from '@sinclair/typebox';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const MAX_PAGE = 1_000_000;
 export const EXPLORER_PAGE_SIZES = [10, 25, 50] as const;
 
 export const Limit = (sizes: readonly number[] = PAGE_SIZES) =>
   Type.Unsafe<number>({ type: 'integer', enum: [...sizes], default: 10, description: `page size: one of ${sizes.join(', ')}` });
 
+/** Both optional (the defaults apply when absent, so the document must not call them required). */
 export const PageQuery = (sizes: readonly number[] = PAGE_SIZES) => ({
-  page: Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' }),
-  limit: Limit(sizes),
+  // The upper bound keeps page × limit inside the services' 32-bit page fields (found by fuzzing).
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `page number, from 1 (at most ${MAX_PAGE})` }),
+  ),
+  limit: Type.Optional(Limit(sizes)),
 });
 
 export interface PageQueryValue {

@@ -18,9 +18,11 @@ export const Reasons = [
   'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'REQUEST_TIMEOUT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSE',
+  'HEADERS_TOO_LARGE',
   'RATE_LIMIT_EXCEEDED',
   'QUOTA_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
@@ -47,6 +49,7 @@ export const ERROR_TABLE: Record<Reason, ReasonRow> = {
   METHOD_NOT_ALLOWED: { http: 405, connect: Code.Unimplemented, message: 'Method not allowed on this path' },
   CONFLICT: { http: 409, connect: Code.FailedPrecondition, message: 'The resource is in a state that forbids this change' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, connect: Code.Aborted, message: 'A request with this Idempotency-Key is still in progress' },
+  REQUEST_TIMEOUT: { http: 408, connect: Code.DeadlineExceeded, message: 'The request was not received in time' },
   PAYLOAD_TOO_LARGE: { http: 413, connect: Code.ResourceExhausted, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, connect: Code.InvalidArgument, message: 'Unsupported Content-Type' },
   IDEMPOTENCY_KEY_REUSE: {
@@ -54,6 +57,7 @@ export const ERROR_TABLE: Record<Reason, ReasonRow> = {
     connect: Code.FailedPrecondition,
     message: 'This Idempotency-Key was used with a different request body',
   },
+  HEADERS_TOO_LARGE: { http: 431, connect: Code.InvalidArgument, message: 'The request headers are too large' },
   RATE_LIMIT_EXCEEDED: { http: 429, connect: Code.ResourceExhausted, message: 'Too many requests' },
   QUOTA_LIMIT_EXCEEDED: {
     http: 429,

@@ -112,23 +112,28 @@ export default fp(
       for (const m of methods) set.add(m);
     });
 
-    app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
-
-    app.setNotFoundHandler((request, reply) => {
+    /** 405 with Allow for a known path, else 404. */
+    const routeMiss = (request: FastifyRequest): AppError => {
       const path = request.url.split('?')[0] ?? '/';
       const match = paths.find('GET', path);
       if (match) {
         const allowed = [...(methodsByPath.get((match.store as { url: string }).url) ?? [])];
-        return sendError(
-          request,
-          reply,
-          new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
-            headers: { Allow: allowed.join(', ') },
-          }),
-        );
+        return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
+          headers: { Allow: allowed.join(', ') },
+        });
       }
-      return sendError(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}`));
+      return new AppError('NOT_FOUND', `No route ${request.method} ${path}`);
+    };
+
+    app.setErrorHandler((err, request, reply) => {
+      // Fastify may refuse a request that matched no route before the not-found handler runs (a body it
+      // cannot parse, a QUERY without Content-Type): the answer is still "no such route" (404/405).
+      const code = (err as FastifyError).code;
+      if (request.is404 && typeof code === 'string' && code.startsWith('FST_ERR_')) return sendError(request, reply, routeMiss(request));
+      return sendError(request, reply, err);
     });
+
+    app.setNotFoundHandler((request, reply) => sendError(request, reply, routeMiss(request)));
   },
   { name: 'errors' },
 );

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startInfra, type Infra } from '../infra';
 import { startSystem, type RunningSystem } from '../system';
-import { SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
+import { SHARED_GATEWAY_RATE_LIMITS_ENV, SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
 
 declare global {
   var __ASSAY_TEST__: { infra: Infra; system: RunningSystem; logDir: string } | undefined;
@@ -19,7 +19,13 @@ export default async function globalSetup(): Promise<void> {
   const infra = await startInfra();
   let system: RunningSystem;
   try {
-    system = await startSystem({ infra: infra.env, logDir, logLevel: process.env.LOG_LEVEL ?? 'info' });
+    system = await startSystem({
+      infra: infra.env,
+      logDir,
+      logLevel: process.env.LOG_LEVEL ?? 'info',
+      // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
+      envFor: { gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } },
+    });
   } catch (err) {
     await infra.stop();
     throw err;

@@ -103,7 +103,12 @@ export default async function tokenInfoRoutes(app: FastifyInstance, opts: { stor
     '/token-info',
     {
       config: { auth: 'token' },
-      schema: { tags: ['Token Info'], summary: 'Verify the token (no project)', response: { 200: Ok(TokenInfo) } },
+      schema: {
+        tags: ['Token Info'],
+        summary: 'Verify the token (no project)',
+        operationId: 'getTokenInfoWithoutProject',
+        response: { 200: Ok(TokenInfo) },
+      },
     },
     async (request) => ok(await describeToken(opts.store, request.auth!.token, opts.rateLimits)),
   );

@@ -1,0 +1,227 @@
+/**
+ * `Idempotency-Key` on POST creates (spec §4.4, CONTRACT §4), for every route whose config says
+ * `idempotent: true` (POST routes that answer 201 or 202 get it by default; `idempotent: false` opts out).
+ *
+ * One Redis record per (token id, method, path, key):
+ *   - the first request takes it with `SET NX` as `pending` with a 60 s lease (a crashed gateway never wedges
+ *     a key: the lease simply expires) and runs the handler;
+ *   - its answer (status, body, headers) replaces the record for IDEMPOTENCY_TTL_SECONDS — unless it is a 5xx,
+ *     which releases the key so the retry the client is told to make runs again;
+ *   - a request finding the record compares the SHA-256 fingerprint of its raw body (and query string): a
+ *     different one → 422 IDEMPOTENCY_KEY_REUSE; the same one while `pending` → 409
+ *     IDEMPOTENCY_KEY_IN_PROGRESS; the same one when done → the stored answer with `Idempotent-Replayed: true`.
+ * The key is checked after authentication, rate limits and validation (preHandler), so requests rejected
+ * before the handler (401/403/404/429, 400 VALIDATION_ERROR) are never stored and never take the key. Keys
+ * longer than 255 characters (or empty) → 400 VALIDATION_ERROR through the route's header schema.
+ * Every write to the record is a compare-and-set on the pending value, so a request whose lease expired can
+ * never overwrite the record of the request that took the key after it.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import { AppError } from '@assay/errors';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_KEY_MAX = 255;
+/** CONTRACT §4: an in-flight lock that outlives a crashed process expires after 60 s. */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** Headers of the original answer that are not replayed (they describe this request, not the resource). */
+const NOT_REPLAYED = new Set([
+  'x-request-id',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  REPLAYED_HEADER.toLowerCase(),
+]);
+
+export const IdempotencyKeyHeader = {
+  type: 'string',
+  minLength: 1,
+  maxLength: IDEMPOTENCY_KEY_MAX,
+  description:
+    'Optional. A retry with the same key within the replay window (24 h) replays the original answer (`Idempotent-Replayed: true`) instead of creating a duplicate; the same key with a different body → 422 IDEMPOTENCY_KEY_REUSE; while the first request is still running → 409 IDEMPOTENCY_KEY_IN_PROGRESS. Scoped to the token, method and path.',
+};
+
+interface PendingRecord {
+  state: 'pending';
+  fp: string;
+  owner: string;
+}
+interface DoneRecord {
+  state: 'done';
+  fp: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+type IdemRecord = PendingRecord | DoneRecord;
+
+interface Held {
+  redisKey: string;
+  pending: string;
+  settled: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The raw JSON body text of idempotent routes (for the fingerprint). */
+    rawBody?: string;
+    idempotency?: Held;
+  }
+}
+
+// Compare-and-set on the pending value: only the request that holds the key may finish or release it.
+const FINISH = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) return 1 end return 0`;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** The canonical path of a request: the /api/public/v1 alias is the same route as /api/v1/public. */
+function canonicalPath(url: string): string {
+  const path = (url.split('?')[0] ?? '/').replace(/^\/api\/public\/v1(?=\/|$)/, '/api/v1/public');
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function unavailable(err: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'Idempotency keys are temporarily unavailable; retry later', {
+    cause: err,
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+/** Whether a route honours Idempotency-Key: its config, or by default POST routes that answer 201/202. */
+export function isIdempotentRoute(route: Pick<RouteOptions, 'method' | 'config' | 'schema'>): boolean {
+  const configured = (route.config as { idempotent?: boolean } | undefined)?.idempotent;
+  if (configured !== undefined) return configured;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.includes('POST')) return false;
+  const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+  return '201' in response || '202' in response;
+}
+
+/** Adds `Idempotency-Key` to a route's header schema, so it is validated (≤ 255) and documented. */
+function declareHeader(route: RouteOptions): void {
+  const schema = (route.schema ??= {});
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as { type?: string; properties?: Record<string, unknown> };
+  if (headers.type !== 'object') return; // an unusual header schema: the preHandler check still applies
+  schema.headers = { ...headers, properties: { ...(headers.properties ?? {}), 'Idempotency-Key': IdempotencyKeyHeader } };
+}
+
+export default fp(
+  async function idempotencyPlugin(app: FastifyInstance, opts: { redis: Redis; ttlSeconds: number; leaseMs?: number }) {
+    const { redis, ttlSeconds } = opts;
+    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+
+    app.decorateRequest('rawBody', undefined);
+    app.decorateRequest('idempotency', undefined);
+
+    app.addHook('onRoute', (route) => {
+      const idempotent = isIdempotentRoute(route);
+      route.config = { ...(route.config ?? {}), idempotent };
+      if (idempotent) declareHeader(route);
+    });
+
+    // JSON bodies keep their raw text on idempotent routes: the fingerprint is of the bytes sent.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (request.routeOptions.config.idempotent) request.rawBody = body as string;
+      parseJson(request, body as string, done);
+    });
+
+    const settle = async (request: FastifyRequest, outcome: { status: number; headers: Record<string, string>; body: string } | null) => {
+      const held = request.idempotency;
+      if (!held || held.settled) return;
+      held.settled = true;
+      try {
+        if (outcome) {
+          const record: DoneRecord = { state: 'done', fp: (JSON.parse(held.pending) as PendingRecord).fp, ...outcome };
+          await redis.eval(FINISH, 1, held.redisKey, held.pending, JSON.stringify(record), String(ttlSeconds));
+        } else {
+          await redis.eval(RELEASE, 1, held.redisKey, held.pending);
+        }
+      } catch (err) {
+        // The lease expires by itself; the answer still goes out.
+        request.log.warn({ err: { message: (err as Error).message } }, 'could not settle the idempotency record');
+      }
+    };
+
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.routeOptions.config.idempotent || request.method !== 'POST') return;
+      const raw = request.headers[IDEMPOTENCY_HEADER];
+      if (raw === undefined) return;
+      const key = Array.isArray(raw) ? raw.join(', ') : raw;
+      if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+        throw new AppError('VALIDATION_ERROR', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, {
+          details: [{ path: 'header.idempotency-key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }],
+        });
+      }
+      const tokenId = request.auth?.token.id;
+      if (!tokenId) return; // no caller to scope the key to (unauthenticated routes): no deduplication
+      const hasBody = (request.headers['content-length'] ?? '0') !== '0' || request.headers['transfer-encoding'] !== undefined;
+      if (hasBody && request.rawBody === undefined) {
+        // A body the gateway did not read as JSON (streamed through to a service): without its bytes there is
+        // no fingerprint, so no deduplication rather than a wrong replay.
+        request.log.warn('Idempotency-Key ignored: the body is not JSON read by the gateway');
+        return;
+      }
+      const path = canonicalPath(request.url);
+      const redisKey = `assay:idem:${tokenId}:${sha256(`${request.method} ${path}\n${key}`)}`;
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      const fingerprint = sha256(`${query}\n${request.rawBody ?? ''}`);
+      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, owner: randomUUID() } satisfies PendingRecord);
+
+      for (let attempt = 0; attempt < 3; attempt++) {
+        let current: string | null;
+        try {
+          if ((await redis.set(redisKey, pending, 'PX', leaseMs, 'NX')) === 'OK') {
+            request.idempotency = { redisKey, pending, settled: false };
+            return;
+          }
+          current = await redis.get(redisKey);
+        } catch (err) {
+          throw unavailable(err);
+        }
+        if (current === null) continue; // expired or released in between: try to take it again
+        const record = JSON.parse(current) as IdemRecord;
+        if (record.fp !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSE');
+        if (record.state === 'pending') throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
+        reply.code(record.status).headers(record.headers).header(REPLAYED_HEADER, 'true');
+        return reply.send(record.body);
+      }
+      throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const held = request.idempotency;
+      if (!held || held.settled) return payload;
+      const status = reply.statusCode;
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      if (status >= 500 || body === null) {
+        await settle(request, null);
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value === undefined || NOT_REPLAYED.has(name.toLowerCase())) continue;
+        headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      await settle(request, { status, headers, body });
+      return payload;
+    });
+
+    // A request that ended without passing onSend (a hijacked reply) releases its key. An aborted client
+    // does not: the handler may still create the resource, and its answer is stored for the retry.
+    app.addHook('onResponse', async (request) => settle(request, null));
+  },
+  { name: 'idempotency', dependencies: ['errors', 'auth'] },
+);

@@ -1,0 +1,152 @@
+/**
+ * Rate limits of spec §8 and CONTRACT §6/§9, on Redis with rate-limiter-flexible (fixed 60 s windows that
+ * start at a key's first request; one atomic INCR + TTL script per bucket and request, so concurrent gateway
+ * replicas share the counters exactly).
+ *
+ * Two hooks, registered around authentication (app.ts):
+ *   - `ipRateLimit` (onRequest, BEFORE auth): every request of a client IP counts in the `ip` bucket, whatever
+ *     its outcome (401s and unknown routes included). Its 429 carries `Retry-After` and no `RateLimit-*`
+ *     headers (the caller is not authenticated). The client IP is the socket address, or the X-Forwarded-For
+ *     entry added by the last of TRUSTED_PROXY_HOPS trusted proxies (Fastify `trustProxy`, see app.ts).
+ *   - `tokenRateLimit` (onRequest, AFTER auth): an authenticated request counts once in each of its buckets,
+ *     keyed by token id: `reads` (GET/HEAD) or `writes` (other methods), plus the route's extra bucket
+ *     (`config.rateBucket`: `manualRunCreate`, `pdf`). Ingestion routes (`rateBucket: 'ingest'`) count in the
+ *     `ingest` bucket INSTEAD of reads/writes. The answer (success or error) carries `RateLimit-Limit`,
+ *     `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the most constraining bucket: the one with the
+ *     fewest requests left (ties: the later reset). Over any bucket → 429 RATE_LIMIT_EXCEEDED with
+ *     `Retry-After` (whole seconds until the exhausted bucket resets) and `RateLimit-Remaining: 0`.
+ * Requests over a limit still count (a fixed-window counter); the window is never extended by them.
+ *
+ * Redis unreachable → 503 SERVICE_UNAVAILABLE with `Retry-After`: traffic is never let through unlimited.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '@assay/errors';
+import type { RateLimits } from '../../config';
+
+export const RATE_WINDOW_SECONDS = 60;
+export type Bucket = keyof RateLimits;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false`: not rate-limited at all (health probes only). */
+    rateLimit?: false;
+  }
+}
+
+export interface BucketState {
+  bucket: Bucket;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the bucket's window resets (0–60). */
+  resetSeconds: number;
+  exceeded: boolean;
+}
+
+const REDIS_DOWN_RETRY_AFTER = '5';
+
+export class RateLimitPolicy {
+  private readonly limiters: Record<Bucket, RateLimiterRedis>;
+
+  constructor(
+    redis: Redis,
+    readonly limits: RateLimits,
+    keyPrefix = 'assay:rl',
+  ) {
+    const make = (bucket: Bucket) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        points: limits[bucket],
+        duration: RATE_WINDOW_SECONDS,
+        keyPrefix: `${keyPrefix}:${bucket}`,
+        // Fail fast while the connection is down instead of queueing (the client has no offline queue either).
+        rejectIfRedisNotReady: true,
+      });
+    this.limiters = Object.fromEntries((Object.keys(limits) as Bucket[]).map((b) => [b, make(b)])) as Record<Bucket, RateLimiterRedis>;
+  }
+
+  /** Counts one request in `bucket` for `key`. Redis failure → 503 SERVICE_UNAVAILABLE. */
+  async consume(bucket: Bucket, key: string): Promise<BucketState> {
+    const limit = this.limits[bucket];
+    const state = (res: RateLimiterRes, exceeded: boolean): BucketState => ({
+      bucket,
+      limit,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.min(RATE_WINDOW_SECONDS, Math.max(0, Math.ceil(res.msBeforeNext / 1000))),
+      exceeded,
+    });
+    try {
+      return state(await this.limiters[bucket].consume(key, 1), false);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return state(err, true);
+      throw new AppError('SERVICE_UNAVAILABLE', 'Rate limiting is temporarily unavailable; retry later', {
+        cause: err,
+        headers: { 'Retry-After': REDIS_DOWN_RETRY_AFTER },
+      });
+    }
+  }
+}
+
+/** The token buckets a request counts in (see the header comment). */
+export function bucketsOf(method: string, rateBucket: FastifyRequest['routeOptions']['config']['rateBucket']): Bucket[] {
+  if (rateBucket === 'ingest') return ['ingest'];
+  const base: Bucket = method === 'GET' || method === 'HEAD' ? 'reads' : 'writes';
+  return rateBucket ? [base, rateBucket] : [base];
+}
+
+/** The bucket to report: fewest requests left; on a tie, the one that resets last. */
+export function mostConstraining(states: BucketState[]): BucketState {
+  return states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a));
+}
+
+/** `::ffff:1.2.3.4` → `1.2.3.4`, so one client has one key whatever the socket family. */
+export function clientIp(request: FastifyRequest): string {
+  const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+const retryAfter = (seconds: number) => String(Math.max(1, seconds));
+
+function tooMany(message: string, retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMIT_EXCEEDED', message, { headers: { 'Retry-After': retryAfter(retryAfterSeconds) } });
+}
+
+function setRateLimitHeaders(reply: FastifyReply, s: BucketState): void {
+  reply.header('RateLimit-Limit', String(s.limit));
+  reply.header('RateLimit-Remaining', String(s.remaining));
+  reply.header('RateLimit-Reset', String(s.resetSeconds));
+}
+
+/** Per-IP limit, before authentication. Register before the auth plugin. */
+export const ipRateLimit = fp(
+  async function ipRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config.rateLimit === false) return;
+      const s = await opts.policy.consume('ip', clientIp(request));
+      if (s.exceeded) throw tooMany('Too many requests from this address', s.resetSeconds);
+    });
+  },
+  { name: 'ip-rate-limit', dependencies: ['errors'] },
+);
+
+/** Per-token limits, after authentication. Register after the auth plugin. */
+export const tokenRateLimit = fp(
+  async function tokenRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
+    app.addHook('onRequest', async (request, reply) => {
+      const auth = request.auth;
+      if (!auth || request.routeOptions.config.rateLimit === false) return;
+      const buckets = bucketsOf(request.method, request.routeOptions.config.rateBucket);
+      const states = await Promise.all(buckets.map((b) => opts.policy.consume(b, auth.token.id)));
+      const exceeded = states.filter((s) => s.exceeded);
+      if (exceeded.length > 0) {
+        const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
+        setRateLimitHeaders(reply, { ...worst, remaining: 0 });
+        throw tooMany(`Too many requests: the ${worst.bucket} limit of ${worst.limit} per minute is used up`, worst.resetSeconds);
+      }
+      setRateLimitHeaders(reply, mostConstraining(states));
+    });
+  },
+  { name: 'token-rate-limit', dependencies: ['errors', 'auth'] },
+);

@@ -1,0 +1,92 @@
+/**
+ * Private copies for tests that need another configuration than the shared test system: a Redis of their
+ * own (which they may stop and start), and a gateway process with other settings (default rate limits,
+ * trusted proxies, short timeouts) pointed at the shared system's database and services. Each test file
+ * stops what it started in `afterAll`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testSystem } from './context';
+import { Api } from './http';
+import { componentScript } from './infra';
+import { freePorts } from './ports';
+import { startProcess, tail, waitUntil, type ManagedProcess } from './processes';
+import { addressEnv, GATEWAY } from './topology';
+
+export interface PrivateRedis {
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops it and deletes its data folder. */
+  remove(): Promise<void>;
+}
+
+/** A Redis process of its own on a free port (scripts/infra/redis.sh with a private data dir). */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-redis-'));
+  const [port] = await freePorts(1);
+  const env: NodeJS.ProcessEnv = { ...process.env, ASSAY_DATA_DIR: dataDir, REDIS_PORT: String(port) };
+  delete env.REDIS_URL;
+  const start = () => componentScript('redis', 'start', env);
+  const stop = () => componentScript('redis', 'stop', env);
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    remove: async () => {
+      await stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivateGateway {
+  url: string;
+  process: ManagedProcess;
+  /** A client of this gateway (public API prefix). */
+  api(token?: string): Api;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second gateway process with its own settings (`env` overrides, e.g. RATE_LIMITS, TRUSTED_PROXY_HOPS,
+ * REDIS_URL), sharing the test system's Postgres and services. Its rate limits are the defaults unless
+ * `env.RATE_LIMITS` says otherwise (the shared test gateway's are raised; see the jest global setup).
+ */
+export async function startPrivateGateway(opts: { name: string; env?: Record<string, string> }): Promise<PrivateGateway> {
+  const s = testSystem();
+  const [port, adminPort, metricsPort] = await freePorts(3);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'development',
+    NODE_OPTIONS: '--enable-source-maps',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...s.infra,
+    ...addressEnv(s.ports),
+    INTERNAL_AUTH_TOKEN: s.internalToken,
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    METRICS_PORT: String(metricsPort),
+    ...opts.env,
+  };
+  const proc = startProcess({ name: `gateway-${opts.name}-${port}`, dir: GATEWAY.dir, env, logDir: s.logDir });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`exited with ${proc.child.exitCode}:\n${tail(proc.logFile)}`);
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+        return res?.status === 200;
+      },
+      60000,
+      () => `private gateway ${opts.name} did not start; log ${proc.logFile}:\n${tail(proc.logFile)}`,
+    );
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return { url, process: proc, api: (token?: string) => new Api(url, token), stop: async () => void (await proc.stop()) };
+}

@@ -1,0 +1,159 @@
+/**
+ * `Idempotency-Key` on POST creates (spec §4.4, CONTRACT §4, §9) through the whole system: replay of the
+ * original status, body and headers with `Idempotent-Replayed: true`; 422 for a different body; keys scoped
+ * to the token and the path; validation failures not stored; keys over 255 characters refused; 10 concurrent
+ * identical creates with one fresh key → exactly one resource. The in-flight 409, the lease after a crash
+ * and 5xx answers are covered in gateway/test/policies.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { testAdmin, testApi, type Tenant } from '@assay/testkit';
+
+const admin = testAdmin();
+let t: Tenant;
+beforeAll(async () => {
+  t = await admin.tenant('owner');
+});
+
+const key = () => `key-${randomUUID()}`;
+const create = (tenant: Tenant, body: unknown, idempotencyKey?: string, prefix = '/api/v1/public') =>
+  testApi(tenant.token).post(`${prefix}/${tenant.projectId}/manual-test-suites`, body, {
+    headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+  });
+const suites = async (tenant: Tenant) => (await testApi(tenant.token).get(`/${tenant.projectId}/manual-test-suites?limit=100`)).body;
+
+describe('Idempotency-Key on POST creates', () => {
+  it('replays the original answer (status, body, headers) with Idempotent-Replayed: true, without creating again', async () => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const first = await create(p, { name: 'Checkout' }, k);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await create(p, { name: 'Checkout' }, k);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    // this request's own headers, not the original's
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(again.headers.get('ratelimit-limit')).toBe(first.headers.get('ratelimit-limit'));
+    expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await suites(p)).pagination.total).toBe(1);
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSE for the same key with a different body', async () => {
+    const k = key();
+    expect((await create(t, { name: 'A' }, k)).status).toBe(201);
+    const reuse = await create(t, { name: 'B' }, k);
+    expect(reuse.status).toBe(422);
+    expect(reuse.body).toMatchObject({ success: false, error: { code: 'IDEMPOTENCY_KEY_REUSE', message: expect.any(String) } });
+    // byte-level fingerprint: the same JSON spelled differently is a different body
+    const spaced = await testApi(t.token).request('POST', `/${t.projectId}/manual-test-suites`, {
+      rawBody: '{ "name": "A" }',
+      headers: { 'content-type': 'application/json', 'idempotency-key': k },
+    });
+    expect(spaced.status).toBe(422);
+  });
+
+  it('without the header, every request creates (no deduplication)', async () => {
+    const p = await admin.tenant('owner');
+    const a = await create(p, { name: 'Same' });
+    const b = await create(p, { name: 'Same' });
+    expect(a.body.data._id).not.toBe(b.body.data._id);
+    expect((await suites(p)).pagination.total).toBe(2);
+  });
+
+  it('scopes keys to the token: another token with the same key and body creates its own resource', async () => {
+    const k = key();
+    const other = await admin.member(t.orgId, 'member', { projects: [t.projectId] });
+    const mine = await create(t, { name: 'Scoped' }, k);
+    const theirs = await create({ ...t, token: other.token }, { name: 'Scoped' }, k);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.data._id).not.toBe(mine.body.data._id);
+  });
+
+  it('scopes keys to the path: the /api/public/v1 alias is the same path, another project is not', async () => {
+    const k = key();
+    const first = await create(t, { name: 'Alias' }, k);
+    const viaAlias = await create(t, { name: 'Alias' }, k, '/api/public/v1');
+    expect(viaAlias.headers.get('idempotent-replayed')).toBe('true');
+    expect(viaAlias.body.data._id).toBe(first.body.data._id);
+    const q = await admin.project(t.orgId, 'Second project');
+    const token = (await admin.token(t.userId, { projects: [t.projectId, q] })).token;
+    const inProject = await testApi(token).post(
+      `/${t.projectId}/manual-test-suites`,
+      { name: 'Alias' },
+      { headers: { 'idempotency-key': k } },
+    );
+    const inOther = await testApi(token).post(`/${q}/manual-test-suites`, { name: 'Alias' }, { headers: { 'idempotency-key': k } });
+    expect(inProject.status).toBe(201);
+    expect(inOther.status).toBe(201);
+    expect(inOther.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('does not store validation failures: after a 400 the same key works with a corrected body', async () => {
+    const k = key();
+    const bad = await create(t, { name: 'x', unknown: true }, k);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    const good = await create(t, { name: 'Corrected' }, k);
+    expect(good.status).toBe(201);
+    expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('stores what the handler answered, including its own 400 (a parent that does not exist)', async () => {
+    const k = key();
+    const body = { name: 'Orphan', parentSuiteId: '0123456789abcdef01234567' };
+    const first = await create(t, body, k);
+    expect(first.status).toBe(400);
+    const again = await create(t, body, k);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+
+  it('refuses a key over 255 characters with 400 VALIDATION_ERROR; 255 is accepted', async () => {
+    const long = await create(t, { name: 'Long' }, 'k'.repeat(256));
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    expect(long.body.error.details).toEqual([expect.objectContaining({ path: expect.stringMatching(/idempotency-key/i) })]);
+    expect((await create(t, { name: 'Max' }, 'k'.repeat(255) + '')).status).toBe(201);
+    const empty = await testApi(t.token).request('POST', `/${t.projectId}/manual-test-suites`, {
+      body: { name: 'Empty' },
+      headers: { 'idempotency-key': '' },
+    });
+    expect(empty.status).toBe(400);
+  });
+
+  it('10 concurrent identical creates with one fresh key: exactly one resource; every answer the original or a 409', async () => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(p, { name: 'Concurrent', description: 'once' }, k)));
+    const created = answers.filter((a) => a.status === 201);
+    const inProgress = answers.filter((a) => a.status === 409);
+    expect(created.length + inProgress.length).toBe(10);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.text)).size).toBe(1); // replays are byte-identical to the original
+    expect(created.filter((a) => a.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    for (const a of inProgress) expect(a.body.error.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    const list = await suites(p);
+    expect(list.pagination.total).toBe(1);
+    expect(list.data[0]._id).toBe(created[0]!.body.data._id);
+    // once settled, a retry replays it
+    const retry = await create(p, { name: 'Concurrent', description: 'once' }, k);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data._id).toBe(list.data[0]._id);
+  });
+
+  it('a viewer is refused before the key is looked at (403, nothing stored)', async () => {
+    const viewer = await admin.member(t.orgId, 'viewer', { projects: [t.projectId] });
+    const k = key();
+    const res = await testApi(viewer.token).post(
+      `/${t.projectId}/manual-test-suites`,
+      { name: 'V' },
+      { headers: { 'idempotency-key': k } },
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});

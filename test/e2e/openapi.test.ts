@@ -1,0 +1,170 @@
+/**
+ * The OpenAPI 3.1 document (CONTRACT §1): served without a token, generated from the route schemas, clean
+ * under Redocly's lint (redocly.yaml: recommended-strict, zero errors and zero warnings), describing every
+ * operation of spec §4 and CONTRACT §1/§2/§6 (data/openapi-operations.json) and no other, with the policies
+ * of every operation (error envelopes, rate-limit headers, Idempotency-Key on creates); and the /docs page
+ * with every asset it loads, under a CSP that lets it render.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT, testApi, testSystem } from '@assay/testkit';
+import expected from './data/openapi-operations.json';
+
+const run = promisify(execFile);
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+  security?: unknown[];
+}
+
+let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: Record<string, any> };
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => ({ method: m.toUpperCase(), path: p, op })),
+  );
+const key = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
+
+beforeAll(async () => {
+  const res = await testApi().get('/api/v1/public/openapi.json', { authorization: null });
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 at /api/v1/public/openapi.json, without authentication', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
+    expect(doc.paths['/api/public/v1/{projectId}/token-info']).toBeUndefined(); // the alias is not repeated
+  });
+
+  it('lints clean with Redocly (recommended-strict: no errors, no warnings)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-openapi-'));
+    const file = path.join(dir, 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+    const bin = path.join(REPO_ROOT, 'node_modules', '.bin', 'redocly');
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+    const result = await run(bin, ['lint', file, '--config', path.join(REPO_ROOT, 'redocly.yaml'), '--format', 'stylish'], {
+      env,
+      cwd: dir,
+    }).then(
+      (r) => ({ code: 0, out: `${r.stdout}${r.stderr}` }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: `${e.stdout}${e.stderr}` }),
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (result.code !== 0 || /warning/i.test(result.out.replace(/Deprecation warning[^\n]*/g, ''))) {
+      throw new Error(`redocly lint found problems:\n${result.out}`);
+    }
+    expect(result.out).toMatch(/valid/i);
+  });
+
+  it('(a) describes no operation that spec §4 and CONTRACT §1, §2, §6 do not list', () => {
+    const allowed = new Set(expected.operations.map(key));
+    const extra = operations()
+      .map(key)
+      .filter((k) => !allowed.has(k));
+    expect(extra).toEqual([]);
+  });
+
+  it('(b) describes every operation of spec §4 and CONTRACT §1, §2, §6', () => {
+    const present = new Set(operations().map(key));
+    const missing = expected.operations.filter((o) => !present.has(key(o)));
+    const byIssue: Record<string, string[]> = {};
+    for (const o of missing) (byIssue[o.issue] ??= []).push(key(o));
+    expect(byIssue).toEqual({});
+  });
+
+  it('gives every operation a unique operationId, a summary, security and every error envelope', () => {
+    const ids = new Set<string>();
+    for (const { method, path: p, op } of operations()) {
+      const where = `${method} ${p}`;
+      expect([where, typeof op.operationId]).toEqual([where, 'string']);
+      expect([where, ids.has(op.operationId!)]).toEqual([where, false]);
+      ids.add(op.operationId!);
+      expect([where, (op as { summary?: string }).summary]).toEqual([where, expect.any(String)]);
+      for (const status of ['400', '401', '403', '404', '429', '500', '503']) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        expect([where, status, schema]).toEqual([where, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
+      }
+      expect([where, Object.keys(op.responses).some((s) => /^2\d\d$/.test(s))]).toEqual([where, true]);
+      // path parameters are declared
+      for (const name of [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+        expect([where, op.parameters?.some((q) => q.in === 'path' && q.name === name && q.required)]).toEqual([where, true]);
+      }
+    }
+  });
+
+  it('describes the rate-limit headers on authenticated answers and Retry-After on 429 and 503', () => {
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']),
+    );
+    for (const { method, path: p, op } of operations()) {
+      const where = `${method} ${p}`;
+      const success = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s))!;
+      expect([where, Object.keys(op.responses[success]!.headers ?? {})]).toEqual([
+        where,
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      ]);
+      expect([where, op.responses['401']!.headers?.['RateLimit-Limit']]).toEqual([where, undefined]);
+      expect([where, Object.keys(op.responses['429']!.headers ?? {})]).toEqual([where, expect.arrayContaining(['Retry-After'])]);
+      expect([where, Object.keys(op.responses['503']!.headers ?? {})]).toEqual([where, expect.arrayContaining(['Retry-After'])]);
+    }
+  });
+
+  it('lets every POST create (201/202) take an Idempotency-Key of at most 255 characters', () => {
+    const creates = operations().filter(({ method, op }) => method === 'POST' && ('201' in op.responses || '202' in op.responses));
+    expect(creates.length).toBeGreaterThan(0);
+    for (const { method, path: p, op } of creates) {
+      const param = op.parameters?.find((q) => q.in === 'header' && q.name.toLowerCase() === 'idempotency-key');
+      expect([`${method} ${p}`, param?.required ?? false, param?.schema?.maxLength]).toEqual([`${method} ${p}`, false, 255]);
+      expect(Object.keys(op.responses['201'] ?? op.responses['202']!.headers ?? {})).toBeDefined();
+    }
+  });
+
+  it('is the same document the reference page reads', async () => {
+    const res = await testApi().get('/docs/json', { authorization: null });
+    expect(res.status).toBe(200);
+    expect(res.body.paths).toEqual(doc.paths);
+  });
+});
+
+describe('the /docs reference page', () => {
+  it('loads with every script, stylesheet and image it references, under a CSP that allows them', async () => {
+    const base = testSystem().gatewayUrl;
+    const page = await fetch(`${base}/docs`, { redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    const directive = (name: string) => (csp.split(';').find((d) => d.trim().startsWith(`${name} `)) ?? '').trim().split(/\s+/).slice(1);
+    expect(directive('script-src')).toContain("'self'");
+    expect(directive('style-src')).toContain("'self'");
+    expect(directive('connect-src')).toContain("'self'"); // the page fetches the document
+    expect(directive('img-src')).toContain("'self'");
+    expect(directive('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp).not.toContain('upgrade-insecure-requests'); // would break a plain-HTTP install
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>\s*\S/); // no inline scripts (script-src 'self' only)
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThanOrEqual(5);
+    const types: Record<string, RegExp> = { '.js': /javascript/, '.css': /text\/css/, '.png': /image\/png/ };
+    for (const ref of refs) {
+      const url = new URL(ref, `${page.url.endsWith('/') ? page.url : `${page.url}/`}`);
+      expect(url.origin).toBe(base); // everything from the gateway itself
+      const asset = await fetch(url);
+      expect([ref, asset.status]).toEqual([ref, 200]);
+      const ext = path.extname(url.pathname);
+      if (types[ext]) expect([ref, asset.headers.get('content-type')]).toEqual([ref, expect.stringMatching(types[ext]!)]);
+      await asset.arrayBuffer();
+    }
+    // the initializer points the UI at the document it then fetches (connect-src 'self')
+    const init = await (await fetch(`${base}/docs/static/swagger-initializer.js`)).text();
+    expect(init).toMatch(/url: *resolveUrl\('\.\/json'\)|json/);
+  });
+});
