@@ -15,7 +15,7 @@ import type { GatewayConfig } from './config';
 import errorsPlugin from './plugins/app/errors';
 import validationPlugin from './plugins/app/validation';
 import servicesPlugin, { type ServiceClients } from './plugins/app/services';
-import authPlugin from './plugins/app/auth';
+import authPlugin, { authorizePlugin } from './plugins/app/auth';
 import { ipRateLimit, tokenRateLimit, RateLimitPolicy } from './plugins/app/rate-limit';
 import idempotencyPlugin from './plugins/app/idempotency';
 import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/app/input-limits';
@@ -81,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ipRateLimit, { policy: rateLimits });
   await app.register(authPlugin, { authenticator: deps.authenticator });
   await app.register(tokenRateLimit, { policy: rateLimits });
+  await app.register(authorizePlugin, { authenticator: deps.authenticator });
   await app.register(idempotencyPlugin, {
     redis: deps.redis,
     ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,

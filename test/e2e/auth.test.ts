@@ -140,6 +140,21 @@ describe('roles (spec §5.4-5.5, §7 403)', () => {
     expect((await testApi(key.token).post(`/${t.projectId}/manual-test-suites`, { name: 'x' })).status).toBe(403);
   });
 
+  it('authenticated refusals (403 role, 404 project) carry the rate-limit headers; a 401 does not', async () => {
+    const v = await admin.member(t.orgId, 'viewer', { projects: [t.projectId] });
+    const forbidden = await testApi(v.token).post(`/${t.projectId}/manual-test-suites`, { name: 'x' });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+    expect(forbidden.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    const other = await admin.tenant('owner');
+    const notFound = await testApi(v.token).get(`/${other.projectId}/token-info`);
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+    const unauthorized = await testApi().get(`/${t.projectId}/token-info`);
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('ratelimit-limit')).toBeNull();
+  });
+
   it('a validation error is not reached by a viewer: 403 comes first', async () => {
     const v = await admin.member(t.orgId, 'viewer', { projects: [t.projectId] });
     const res = await testApi(v.token).post(`/${t.projectId}/manual-test-suites`, { bogus: true });

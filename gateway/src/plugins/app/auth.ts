@@ -5,7 +5,9 @@
  *   - a `:projectId` the token does not cover (or that does not exist) → 404 NOT_FOUND;
  *   - the role is read live from the membership: writes need owner/admin/member (viewer → 403), webhook
  *     management needs owner/admin, api keys may read and ingest only (→ 403 otherwise).
- * The result is `request.auth`, and `request.callOptions()` forwards it to services.
+ * Two hooks, with the per-token rate limit between them (app.ts): this plugin authenticates; `authorizePlugin`
+ * resolves the project and checks the role. The result is `request.auth`, and `request.callOptions()`
+ * forwards it to services.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -50,7 +52,7 @@ function accessOf(request: FastifyRequest): Access {
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 }
 
-function authorize(access: Access, auth: AuthContext): void {
+function authorizeAccess(access: Access, auth: AuthContext): void {
   const { token, project } = auth;
   const role = project?.role ?? null;
   if (token.type === 'api_key') {
@@ -76,29 +78,38 @@ export default fp(
       return this.auth?.principal ? asPrincipal(this.auth.principal, extra) : { headers: extra };
     });
 
+    // Authentication only: who is calling. The per-token rate limit runs next (it counts authenticated
+    // requests, including those authorization refuses), then `authorizePlugin`.
     app.addHook('onRequest', async (request) => {
       const mode = request.routeOptions.config.auth ?? 'none';
       if (mode === 'none' || request.is404) return;
-      const authenticated = await authenticator.authenticateBearer(request.headers.authorization);
-      const auth: AuthContext = { ...authenticated };
-      request.auth = auth;
-      if (mode === 'project') {
-        const projectId = (request.params as { projectId?: string }).projectId ?? '';
-        const project = await authenticator.projectAccess(authenticated, projectId);
-        if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
-        auth.project = project;
-        auth.principal = {
-          tokenId: authenticated.token.id,
-          tokenType: authenticated.token.type,
-          userId: authenticated.token.userId,
-          userName: project.userName,
-          userEmail: project.userEmail,
-          orgId: project.orgId,
-          role: authenticated.token.type === 'pat' ? project.role : null,
-        };
-        authorize(accessOf(request), auth);
-      }
+      request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
     });
   },
   { name: 'auth', dependencies: ['errors'] },
+);
+
+/** Authorization: the path project must be covered (else 404), the live role must allow the access (else 403). */
+export const authorizePlugin = fp(
+  async function authorize(app: FastifyInstance, opts: { authenticator: Authenticator }) {
+    app.addHook('onRequest', async (request) => {
+      const auth = request.auth;
+      if (!auth || request.routeOptions.config.auth !== 'project') return;
+      const projectId = (request.params as { projectId?: string }).projectId ?? '';
+      const project = await opts.authenticator.projectAccess(auth, projectId);
+      if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
+      auth.project = project;
+      auth.principal = {
+        tokenId: auth.token.id,
+        tokenType: auth.token.type,
+        userId: auth.token.userId,
+        userName: project.userName,
+        userEmail: project.userEmail,
+        orgId: project.orgId,
+        role: auth.token.type === 'pat' ? project.role : null,
+      };
+      authorizeAccess(accessOf(request), auth);
+    });
+  },
+  { name: 'authorize', dependencies: ['auth'] },
 );
