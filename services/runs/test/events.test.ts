@@ -43,6 +43,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
   let consumer: EventConsumer;
   let stub: http2.Http2Server;
   const links: LinkAutomatedTestRequest[] = [];
+  const stubSessions = new Set<http2.ServerHttp2Session>();
   const events: RunLifecycleEvent[] = [];
 
   const post = async (p: string, body: unknown) => {
@@ -76,6 +77,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
           }),
       }),
     );
+    stub.on('session', (session) => stubSessions.add(session));
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', () => resolve()));
 
     const config = loadRunsConfig({
@@ -104,6 +106,8 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
     await consumer?.stop().catch(() => undefined);
     await bus?.close();
     await svc?.close();
+    // Closing the stub's sessions also ends the runs service's client session (and its ping timer).
+    for (const session of stubSessions) session.destroy();
     stub?.close();
     await componentScript('kafka', 'stop', scriptEnv).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
