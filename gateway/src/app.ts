@@ -22,6 +22,7 @@ import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugin
 import securityPlugin from './plugins/external/security';
 import openapiPlugin from './plugins/external/openapi';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
+import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
 import type { IdentityStore } from './identity/store';
 import type { Authenticator } from './identity/authenticator';
 
@@ -115,5 +116,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of [PUBLIC_PREFIX, ALIAS_PREFIX]) {
     await app.register(publicApi, { prefix, alias: prefix === ALIAS_PREFIX, store: deps.store, rateLimits: config.RATE_LIMITS });
   }
+  const ingest = {
+    authenticator: deps.authenticator,
+    internalToken: config.INTERNAL_AUTH_TOKEN,
+    bodyLimit: config.INGEST_BODY_LIMIT_BYTES,
+    timeoutMs: config.REQUEST_TIMEOUT_MS * 4,
+  };
+  await app.register(ingestApi, { prefix: INGEST_PREFIX, ...ingest });
+  await app.register(compatUpload, ingest);
   return app;
 }

@@ -5,5 +5,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, Pagination } from './envelope';
 import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
+import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '../routes/public/test-runs/schemas';
 
-export const componentSchemas: TSchema[] = [ErrorEnvelope, Pagination, SuiteSchema];
+export const componentSchemas: TSchema[] = [ErrorEnvelope, Pagination, SuiteSchema, TestStatsSchema, TestRunSchema, TestCaseSchema];

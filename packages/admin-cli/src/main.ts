@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { fromConnectError } from '@assay/errors';
 import { createRpcClient } from '@assay/service-kit';
 import { AdminService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
+import { RunsAdminService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { cliEnv, type CliEnv } from './env';
 
 class UsageError extends Error {}
@@ -48,7 +50,62 @@ function expiresInSeconds(f: Flags): bigint {
 
 const admin = (env: CliEnv) => createRpcClient(AdminService, { baseUrl: env.adminUrl, internalToken: env.internalToken, timeoutMs: 15000 });
 
+const runsAdmin = (env: CliEnv) =>
+  createRpcClient(RunsAdminService, { baseUrl: env.runsUrl, internalToken: env.internalToken, timeoutMs: 15000 });
+
+function list(v: string | undefined): string[] {
+  return (v ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
 export const commands: Record<string, Command> = {
+  'rule:create': {
+    flags: ['project', 'name', 'description', 'operations', 'title-pattern', 'file', 'tag', 'match-tag', 'expires-at'],
+    run: async (f, env) => {
+      const operations = list(required(f, 'operations'));
+      const bad = operations.find((o) => !['skip', 'quarantine', 'tag'].includes(o));
+      if (bad) throw new UsageError(`--operations takes skip, quarantine, tag (got "${bad}")`);
+      // --tag is the tag the `tag` operation adds; without that operation it is the tag to match.
+      const addsTag = operations.includes('tag');
+      let expiresAt: Date | undefined;
+      if (f['expires-at'] !== undefined) {
+        expiresAt = new Date(f['expires-at']);
+        if (Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be a date-time (e.g. 2026-12-31T00:00:00Z)');
+      }
+      const res = await runsAdmin(env).createRule({
+        projectId: required(f, 'project'),
+        name: required(f, 'name'),
+        description: f.description ?? '',
+        operations,
+        titlePattern: f['title-pattern'] ?? '',
+        file: f.file ?? '',
+        matchTag: f['match-tag'] ?? (addsTag ? '' : (f.tag ?? '')),
+        tag: addsTag ? (f.tag ?? '') : '',
+        expiresAt: expiresAt ? timestampFromDate(expiresAt) : undefined,
+        createdBy: 'admin-cli',
+      });
+      return { id: res.id };
+    },
+  },
+  'rule:disable': {
+    flags: ['id', 'project'],
+    run: async (f, env) => {
+      await runsAdmin(env).disableRule({ id: required(f, 'id'), projectId: f.project ?? '' });
+      return { ok: true };
+    },
+  },
+  'plan:set': {
+    flags: ['org', 'plan', 'test-results-per-month'],
+    run: async (f, env) => {
+      const n = Number(required(f, 'test-results-per-month'));
+      if (!Number.isInteger(n) || n < 0) throw new UsageError('--test-results-per-month must be a non-negative integer');
+      await runsAdmin(env).setPlan({ orgId: required(f, 'org'), planName: required(f, 'plan'), testResultsPerMonth: BigInt(n) });
+      return { ok: true };
+    },
+  },
+
   'org:create': { flags: ['name'], run: async (f, env) => ({ id: (await admin(env).createOrg({ name: required(f, 'name') })).id }) },
   'user:create': {
     flags: ['email', 'name'],

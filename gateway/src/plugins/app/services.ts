@@ -4,10 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import type { GatewayConfig } from '../../config';
 
 export interface ServiceClients {
   manualTesting: Client<typeof ManualTestingService>;
+  runs: Client<typeof RunsService>;
+  /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
+  runsHttpUrl: string;
 }
 
 declare module 'fastify' {
@@ -20,6 +24,8 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const opts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS };
   return {
     manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
+    runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
+    runsHttpUrl: config.RUNS_HTTP_URL,
   };
 }
 

@@ -1,0 +1,458 @@
+/**
+ * Every report format (the streaming API's per-test items, a Playwright JSON report, JUnit XML) becomes the
+ * same normalized shape before anything is stored. Parsing is defensive: the first problem found is a
+ * 400 VALIDATION_ERROR whose detail path names where it is (`body.suites[0].specs[3].tests[0].results[1].status`).
+ * Nothing is written until the whole report has been read.
+ */
+import { AppError } from '@assay/errors';
+
+export const ATTEMPT_STATUSES = ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+export interface NormError {
+  message: string;
+  stack?: string;
+  location?: { file: string; line: number; column: number };
+  snippet?: string;
+}
+
+export interface NormStep {
+  title: string;
+  category?: string;
+  duration: number;
+  error?: NormError;
+  steps: NormStep[];
+}
+
+export interface NormAttachment {
+  name: string;
+  contentType: string;
+  path?: string;
+  size?: number;
+}
+
+export interface NormAttempt {
+  retry: number;
+  status: AttemptStatus;
+  durationMs: number;
+  startTime?: string;
+  workerIndex?: number;
+  errors: NormError[];
+  steps: NormStep[];
+  stdout: string[];
+  stderr: string[];
+  attachments: NormAttachment[];
+}
+
+export interface NormTest {
+  file: string;
+  titlePath: string[];
+  projectName: string;
+  expectedStatus: AttemptStatus;
+  annotations: { type: string; description?: string }[];
+  tags: string[];
+  location?: { file: string; line: number; column: number };
+  attempts: NormAttempt[];
+}
+
+export interface NormMetadata {
+  branch: string;
+  environment: string;
+  commit: { hash: string; message: string; author: string };
+  ci: Record<string, unknown>;
+  tags: string[];
+  extra: Record<string, unknown>;
+}
+
+export interface NormReport {
+  metadata: NormMetadata;
+  tests: NormTest[];
+  startTime?: string;
+  durationMs?: number;
+  errors: NormError[];
+  coverage?: Record<string, unknown>;
+}
+
+/** Limits on what one stored text may hold (a report may carry megabytes of logs). */
+const MAX_TEXT = 64 * 1024;
+const MAX_LINES = 200;
+const MAX_STEP_DEPTH = 12;
+
+export class ReportError extends AppError {
+  constructor(path: string, message: string) {
+    super('VALIDATION_ERROR', `${path}: ${message}`, { details: [{ path, message }] });
+  }
+}
+
+type Json = unknown;
+const isObj = (v: Json): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function obj(v: Json, path: string): Record<string, unknown> {
+  if (!isObj(v)) throw new ReportError(path, 'must be an object');
+  return v;
+}
+function arr(v: Json, path: string, optional = true): unknown[] {
+  if (v === undefined || v === null) {
+    if (optional) return [];
+    throw new ReportError(path, 'is required');
+  }
+  if (!Array.isArray(v)) throw new ReportError(path, 'must be an array');
+  return v;
+}
+function str(v: Json, path: string, fallback?: string): string {
+  if (v === undefined || v === null) {
+    if (fallback !== undefined) return fallback;
+    throw new ReportError(path, 'is required');
+  }
+  if (typeof v !== 'string') throw new ReportError(path, 'must be a string');
+  return v;
+}
+function optStr(v: Json, path: string): string | undefined {
+  return v === undefined || v === null ? undefined : str(v, path);
+}
+function num(v: Json, path: string, fallback?: number): number {
+  if (v === undefined || v === null) {
+    if (fallback !== undefined) return fallback;
+    throw new ReportError(path, 'is required');
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ReportError(path, 'must be a non-negative number');
+  return v;
+}
+function date(v: Json, path: string): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const s = typeof v === 'number' ? new Date(v).toISOString() : str(v, path);
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) throw new ReportError(path, 'must be a date-time');
+  return d.toISOString();
+}
+function status(v: Json, path: string, fallback?: AttemptStatus): AttemptStatus {
+  if ((v === undefined || v === null) && fallback) return fallback;
+  if (typeof v !== 'string' || !(ATTEMPT_STATUSES as readonly string[]).includes(v)) {
+    throw new ReportError(path, `must be one of ${ATTEMPT_STATUSES.join(', ')}`);
+  }
+  return v as AttemptStatus;
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI colour codes in reporter output
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+export const stripAnsi = (s: string) => s.replace(ANSI, '');
+const cap = (s: string, n = MAX_TEXT) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+function location(v: Json, path: string): NormError['location'] {
+  if (v === undefined || v === null) return undefined;
+  const o = obj(v, path);
+  return { file: str(o.file, `${path}.file`, ''), line: num(o.line, `${path}.line`, 0), column: num(o.column, `${path}.column`, 0) };
+}
+
+function error(v: Json, path: string): NormError {
+  if (typeof v === 'string') return { message: cap(stripAnsi(v)) };
+  const o = obj(v, path);
+  const message = optStr(o.message, `${path}.message`) ?? optStr(o.value, `${path}.value`) ?? '';
+  return {
+    message: cap(stripAnsi(message)),
+    stack: o.stack === undefined || o.stack === null ? undefined : cap(stripAnsi(str(o.stack, `${path}.stack`))),
+    location: location(o.location, `${path}.location`),
+    snippet: o.snippet === undefined || o.snippet === null ? undefined : cap(stripAnsi(str(o.snippet, `${path}.snippet`))),
+  };
+}
+
+function steps(v: Json, path: string, depth = 0): NormStep[] {
+  const list = arr(v, path);
+  if (depth >= MAX_STEP_DEPTH) return [];
+  return list.map((s, i) => {
+    const p = `${path}[${i}]`;
+    const o = obj(s, p);
+    return {
+      title: cap(str(o.title, `${p}.title`), 2000),
+      category: optStr(o.category, `${p}.category`),
+      duration: num(o.duration, `${p}.duration`, 0),
+      error: o.error === undefined || o.error === null ? undefined : error(o.error, `${p}.error`),
+      steps: steps(o.steps, `${p}.steps`, depth + 1),
+    };
+  });
+}
+
+function output(v: Json, path: string): string[] {
+  const out: string[] = [];
+  let size = 0;
+  for (const [i, item] of arr(v, path).entries()) {
+    let text: string;
+    if (typeof item === 'string') text = item;
+    else {
+      const o = obj(item, `${path}[${i}]`);
+      if (typeof o.text === 'string') text = o.text;
+      else if (typeof o.buffer === 'string') text = Buffer.from(o.buffer, 'base64').toString('utf8');
+      else throw new ReportError(`${path}[${i}]`, 'must have text or buffer');
+    }
+    if (out.length >= MAX_LINES || size >= MAX_TEXT) continue;
+    text = stripAnsi(text);
+    size += text.length;
+    out.push(cap(text, MAX_TEXT));
+  }
+  return out;
+}
+
+function attachments(v: Json, path: string): NormAttachment[] {
+  return arr(v, path).map((a, i) => {
+    const p = `${path}[${i}]`;
+    const o = obj(a, p);
+    const body = optStr(o.body, `${p}.body`);
+    return {
+      name: str(o.name, `${p}.name`),
+      contentType: str(o.contentType, `${p}.contentType`, 'application/octet-stream'),
+      path: optStr(o.path, `${p}.path`),
+      size: body !== undefined ? Math.floor((body.length * 3) / 4) : undefined,
+    };
+  });
+}
+
+function annotations(v: Json, path: string): NormTest['annotations'] {
+  return arr(v, path).map((a, i) => {
+    const o = obj(a, `${path}[${i}]`);
+    const description = optStr(o.description, `${path}[${i}].description`);
+    return description === undefined
+      ? { type: str(o.type, `${path}[${i}].type`) }
+      : { type: str(o.type, `${path}[${i}].type`), description };
+  });
+}
+
+function tagList(v: Json, path: string): string[] {
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  return arr(v, path).map((t, i) => str(t, `${path}[${i}]`));
+}
+
+/** One attempt in Playwright's JSON reporter shape (`TestResult`). */
+function attempt(v: Json, path: string, index: number): NormAttempt {
+  const o = obj(v, path);
+  const errs = arr(o.errors, `${path}.errors`).map((e, i) => error(e, `${path}.errors[${i}]`));
+  if (errs.length === 0 && o.error !== undefined && o.error !== null) errs.push(error(o.error, `${path}.error`));
+  return {
+    retry: o.retry === undefined ? index : Math.floor(num(o.retry, `${path}.retry`)),
+    status: status(o.status, `${path}.status`),
+    durationMs: Math.round(num(o.duration, `${path}.duration`, 0)),
+    startTime: date(o.startTime, `${path}.startTime`),
+    workerIndex: o.workerIndex === undefined ? undefined : num(o.workerIndex, `${path}.workerIndex`),
+    errors: errs,
+    steps: steps(o.steps, `${path}.steps`),
+    stdout: output(o.stdout, `${path}.stdout`),
+    stderr: output(o.stderr, `${path}.stderr`),
+    attachments: attachments(o.attachments, `${path}.attachments`),
+  };
+}
+
+// ---- metadata --------------------------------------------------------------------------------------------
+
+/** Ingestion API metadata and the compatibility upload's metadata, read into one shape. */
+export function normalizeMetadata(v: Json, path = 'body.metadata'): NormMetadata {
+  const m = v === undefined || v === null ? {} : obj(v, path);
+  const git = m.git === undefined || m.git === null ? {} : obj(m.git, `${path}.git`);
+  const commit = git.commit === undefined || git.commit === null ? {} : obj(git.commit, `${path}.git.commit`);
+  const ci = m.ci === undefined || m.ci === null ? {} : obj(m.ci, `${path}.ci`);
+  const test = isObj(m.test) ? m.test : {};
+  const tags = [
+    ...tagList(m.tags, `${path}.tags`),
+    ...(Array.isArray(test.customTags) ? test.customTags.filter((t): t is string => typeof t === 'string') : []),
+  ];
+  const env = optStr(m.environment, `${path}.environment`) ?? optStr(git.environment, `${path}.git.environment`) ?? '';
+  const extra: Record<string, unknown> = {};
+  for (const k of ['system', 'pr', 'repository'] as const) {
+    const value = k === 'system' ? m.system : git[k];
+    if (value !== undefined) extra[k] = value;
+  }
+  return {
+    branch: optStr(git.branch, `${path}.git.branch`) ?? optStr(m.branch, `${path}.branch`) ?? '',
+    environment: env === 'unknown' ? '' : env,
+    commit: {
+      hash: optStr(commit.hash, `${path}.git.commit.hash`) ?? '',
+      message: optStr(commit.message, `${path}.git.commit.message`) ?? '',
+      author: optStr(commit.author, `${path}.git.commit.author`) ?? '',
+    },
+    ci,
+    tags: [...new Set(tags)],
+    extra,
+  };
+}
+
+// ---- streaming API items -----------------------------------------------------------------------------------
+
+/**
+ * `POST /runs/{runId}/results` body: `{results: [...]}`, each item one attempt of one test in Playwright's
+ * per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments,
+ * annotations, tags). Items of the same test (retries) merge into one test with several attempts.
+ */
+export function normalizeResultBatch(body: Json): NormTest[] {
+  const b = obj(body, 'body');
+  const items = arr(b.results, 'body.results', false);
+  const byKey = new Map<string, NormTest>();
+  items.forEach((item, i) => {
+    const p = `body.results[${i}]`;
+    const o = obj(item, p);
+    const file = str(o.file, `${p}.file`);
+    const titlePath = arr(o.titlePath, `${p}.titlePath`, false).map((t, j) => str(t, `${p}.titlePath[${j}]`));
+    if (titlePath.length === 0) throw new ReportError(`${p}.titlePath`, 'must name at least the test title');
+    const projectName = str(o.projectName, `${p}.projectName`, '');
+    const key = JSON.stringify([file, titlePath, projectName]);
+    let test = byKey.get(key);
+    if (!test) {
+      test = {
+        file,
+        titlePath,
+        projectName,
+        expectedStatus: status(o.expectedStatus, `${p}.expectedStatus`, 'passed'),
+        annotations: annotations(o.annotations, `${p}.annotations`),
+        tags: tagList(o.tags, `${p}.tags`),
+        location: location(o.location, `${p}.location`),
+        attempts: [],
+      };
+      byKey.set(key, test);
+    }
+    const a = attempt(o, p, 0);
+    if (o.retry === undefined) a.retry = 0;
+    test.attempts.push(a);
+  });
+  return [...byKey.values()];
+}
+
+// ---- Playwright JSON reporter ------------------------------------------------------------------------------
+
+interface Walk {
+  tests: NormTest[];
+}
+
+function walkSuite(v: Json, path: string, parents: string[], fileOf: string | undefined, out: Walk): void {
+  const s = obj(v, path);
+  const title = str(s.title, `${path}.title`, '');
+  const file = optStr(s.file, `${path}.file`) ?? fileOf ?? title;
+  // A top-level suite is the file itself: its title is the file path, not part of the title path.
+  const titles = parents.length === 0 && fileOf === undefined ? [] : title ? [...parents, title] : parents;
+  arr(s.specs, `${path}.specs`).forEach((spec, i) => {
+    const sp = `${path}.specs[${i}]`;
+    const so = obj(spec, sp);
+    const specTitle = str(so.title, `${sp}.title`);
+    const specFile = optStr(so.file, `${sp}.file`) ?? file;
+    const specTags = tagList(so.tags, `${sp}.tags`);
+    const loc =
+      so.line !== undefined
+        ? { file: specFile, line: num(so.line, `${sp}.line`, 0), column: num(so.column, `${sp}.column`, 0) }
+        : undefined;
+    arr(so.tests, `${sp}.tests`).forEach((t, j) => {
+      const tp = `${sp}.tests[${j}]`;
+      const to = obj(t, tp);
+      out.tests.push({
+        file: specFile,
+        titlePath: [...titles, specTitle],
+        projectName: str(to.projectName, `${tp}.projectName`, ''),
+        expectedStatus: status(to.expectedStatus, `${tp}.expectedStatus`, 'passed'),
+        annotations: annotations(to.annotations, `${tp}.annotations`),
+        tags: [...new Set([...specTags, ...tagList(to.tags, `${tp}.tags`)])],
+        location: loc,
+        attempts: arr(to.results, `${tp}.results`).map((r, k) => attempt(r, `${tp}.results[${k}]`, k)),
+      });
+    });
+  });
+  arr(s.suites, `${path}.suites`).forEach((child, i) => walkSuite(child, `${path}.suites[${i}]`, titles, file, out));
+}
+
+/** A Playwright JSON reporter file (`{config, suites, errors, stats}`), optionally with `metadata`. */
+export function normalizePlaywrightReport(body: Json): NormReport {
+  const b = obj(body, 'body');
+  if (b.suites === undefined) throw new ReportError('body.suites', 'is required (a Playwright JSON report)');
+  const out: Walk = { tests: [] };
+  arr(b.suites, 'body.suites', false).forEach((s, i) => walkSuite(s, `body.suites[${i}]`, [], undefined, out));
+  const stats = b.stats === undefined || b.stats === null ? {} : obj(b.stats, 'body.stats');
+  const coverage = isObj(b.coverage) ? b.coverage : undefined;
+  return {
+    metadata: normalizeMetadata(b.metadata),
+    tests: out.tests,
+    startTime: date(stats.startTime, 'body.stats.startTime'),
+    durationMs: stats.duration === undefined ? undefined : Math.round(num(stats.duration, 'body.stats.duration')),
+    errors: arr(b.errors, 'body.errors').map((e, i) => error(e, `body.errors[${i}]`)),
+    coverage,
+  };
+}
+
+// ---- JUnit XML ----------------------------------------------------------------------------------------------
+
+const TIMEOUT_MESSAGE = /timed? ?out|timeout of \d+ ?ms exceeded/i;
+
+/**
+ * JUnit XML as `fast-xml-parser` reads it (attributes prefixed `@_`). One testcase = one test with one
+ * attempt: JUnit carries no retries, so flaky tests cannot be told apart (they read as passed).
+ */
+export function normalizeJUnit(doc: Json): NormTest[] {
+  const root = obj(doc, 'body');
+  const suitesEl = root.testsuites ?? (root.testsuite !== undefined ? { testsuite: root.testsuite } : undefined);
+  if (suitesEl === undefined) throw new ReportError('body', 'must have a <testsuites> or <testsuite> root element');
+  const suites = asList(isObj(suitesEl) ? suitesEl.testsuite : undefined);
+  const tests: NormTest[] = [];
+  suites.forEach((suite, i) => {
+    const sp = `body.testsuites.testsuite[${i}]`;
+    const so = isObj(suite) ? suite : {};
+    const suiteName = attr(so, 'name') ?? '';
+    asList(so.testcase).forEach((tc, j) => {
+      const tp = `${sp}.testcase[${j}]`;
+      const t = obj(tc, tp);
+      const name = attr(t, 'name');
+      if (!name) throw new ReportError(`${tp}.name`, 'is required');
+      const file = attr(t, 'file') ?? attr(so, 'file') ?? attr(t, 'classname') ?? suiteName;
+      const time = attr(t, 'time');
+      const seconds = time === undefined ? 0 : Number(time);
+      if (!Number.isFinite(seconds) || seconds < 0) throw new ReportError(`${tp}.time`, 'must be a non-negative number of seconds');
+      const failure = first(t.failure) ?? first(t.error);
+      const skipped = t.skipped !== undefined;
+      let st: AttemptStatus = 'passed';
+      const errors: NormError[] = [];
+      if (failure !== undefined) {
+        const message = (isObj(failure) ? (attr(failure, 'message') ?? '') : '') || textOf(failure).split('\n')[0] || 'failed';
+        st = TIMEOUT_MESSAGE.test(message) ? 'timedOut' : 'failed';
+        errors.push({ message: cap(stripAnsi(message)), stack: cap(stripAnsi(textOf(failure))) || undefined });
+      } else if (skipped) st = 'skipped';
+      const props = isObj(t.properties) ? asList(t.properties.property) : [];
+      const anns = props.filter(isObj).map((p) => ({ type: attr(p, 'name') ?? '', description: attr(p, 'value') ?? textOf(p) }));
+      tests.push({
+        file,
+        titlePath: name.split(' › ').filter(Boolean),
+        projectName: '',
+        expectedStatus: 'passed',
+        annotations: anns.filter((a) => a.type !== ''),
+        tags: [],
+        attempts: [
+          {
+            retry: 0,
+            status: st,
+            durationMs: Math.round(seconds * 1000),
+            errors,
+            steps: [],
+            stdout: textOf(t['system-out']) ? [cap(textOf(t['system-out']))] : [],
+            stderr: textOf(t['system-err']) ? [cap(textOf(t['system-err']))] : [],
+            attachments: [],
+          },
+        ],
+      });
+    });
+  });
+  return tests;
+}
+
+function asList(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+function first(v: unknown): unknown {
+  return asList(v)[0];
+}
+function attr(o: Record<string, unknown>, name: string): string | undefined {
+  const v = o[`@_${name}`];
+  return v === undefined || v === null ? undefined : String(v);
+}
+function textOf(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return v.map(textOf).join('\n');
+  if (isObj(v)) return textOf(v['#text']);
+  return '';
+}

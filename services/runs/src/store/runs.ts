@@ -1,0 +1,239 @@
+/** SQL on runs: create with a per-project counter, lock, stats, finish, sweep, list. */
+import { newId, type Queryable } from '@assay/db';
+import type { NormMetadata } from '../ingest/normalize';
+
+export type RunStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'incomplete';
+
+export interface RunStats {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: number;
+  timedOut: number;
+  interrupted: number;
+  quarantined: number;
+  totalAttempts: number;
+  retriedTests: number;
+}
+
+export interface RunRow {
+  id: string;
+  projectId: string;
+  orgId: string;
+  counter: number;
+  status: RunStatus;
+  source: string;
+  startTime: Date;
+  endTime: Date | null;
+  durationMs: number;
+  lastActivityAt: Date;
+  branch: string;
+  environment: string;
+  commitHash: string;
+  commitMessage: string;
+  commitAuthor: string;
+  ci: Record<string, unknown>;
+  extra: Record<string, unknown>;
+  tags: string[];
+  totalTestsExpected: number | null;
+  coverage: Record<string, unknown> | null;
+  reportErrors: unknown[];
+  stats: RunStats;
+}
+
+const COLUMNS = `id, project_id, org_id, counter, status, source, start_time, end_time, duration_ms, last_activity_at, branch,
+  environment, commit_hash, commit_message, commit_author, ci, extra, tags, total_tests_expected, coverage, report_errors,
+  total, passed, failed, skipped, flaky, timed_out, interrupted, quarantined, total_attempts, retried_tests`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
+export function toRunRow(r: any): RunRow {
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    orgId: r.org_id,
+    counter: r.counter,
+    status: r.status,
+    source: r.source,
+    startTime: r.start_time,
+    endTime: r.end_time,
+    durationMs: Number(r.duration_ms),
+    lastActivityAt: r.last_activity_at,
+    branch: r.branch,
+    environment: r.environment,
+    commitHash: r.commit_hash,
+    commitMessage: r.commit_message,
+    commitAuthor: r.commit_author,
+    ci: r.ci,
+    extra: r.extra,
+    tags: r.tags,
+    totalTestsExpected: r.total_tests_expected,
+    coverage: r.coverage,
+    reportErrors: r.report_errors,
+    stats: {
+      total: r.total,
+      passed: r.passed,
+      failed: r.failed,
+      skipped: r.skipped,
+      flaky: r.flaky,
+      timedOut: r.timed_out,
+      interrupted: r.interrupted,
+      quarantined: r.quarantined,
+      totalAttempts: r.total_attempts,
+      retriedTests: r.retried_tests,
+    },
+  };
+}
+
+export interface NewRun {
+  projectId: string;
+  orgId: string;
+  source: 'stream' | 'playwright' | 'junit' | 'compat';
+  metadata: NormMetadata;
+  totalTests?: number;
+  startTime: Date;
+  createdBy: string;
+  coverage?: Record<string, unknown>;
+  reportErrors?: unknown[];
+}
+
+export async function insertRun(db: Queryable, run: NewRun): Promise<RunRow> {
+  const { rows: c } = await db.query(
+    `INSERT INTO project_counters (project_id, last_counter) VALUES ($1, 1)
+     ON CONFLICT (project_id) DO UPDATE SET last_counter = project_counters.last_counter + 1
+     RETURNING last_counter`,
+    [run.projectId],
+  );
+  const m = run.metadata;
+  const { rows } = await db.query(
+    `INSERT INTO runs (id, project_id, org_id, counter, status, source, start_time, last_activity_at, branch, environment,
+       commit_hash, commit_message, commit_author, ci, extra, tags, total_tests_expected, coverage, report_errors, created_by)
+     VALUES ($1, $2, $3, $4, 'running', $5, $6, now(), $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+     RETURNING ${COLUMNS}`,
+    [
+      newId(),
+      run.projectId,
+      run.orgId,
+      c[0].last_counter,
+      run.source,
+      run.startTime,
+      m.branch,
+      m.environment,
+      m.commit.hash,
+      m.commit.message,
+      m.commit.author,
+      JSON.stringify(m.ci),
+      JSON.stringify(m.extra),
+      m.tags,
+      run.totalTests ?? null,
+      run.coverage ? JSON.stringify(run.coverage) : null,
+      JSON.stringify(run.reportErrors ?? []),
+      run.createdBy,
+    ],
+  );
+  return toRunRow(rows[0]);
+}
+
+/** The run, locked for this transaction (ingestion into one run is serialized). */
+export async function lockRun(db: Queryable, projectId: string, runId: string): Promise<RunRow | undefined> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM runs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [runId, projectId]);
+  return rows[0] ? toRunRow(rows[0]) : undefined;
+}
+
+export async function findRun(db: Queryable, projectId: string | undefined, runId: string): Promise<RunRow | undefined> {
+  const { rows } = projectId
+    ? await db.query(`SELECT ${COLUMNS} FROM runs WHERE id = $1 AND project_id = $2`, [runId, projectId])
+    : await db.query(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [runId]);
+  return rows[0] ? toRunRow(rows[0]) : undefined;
+}
+
+/** Recomputes the run's testStats from its results (CONTRACT §9). */
+export async function refreshRunStats(db: Queryable, runId: string): Promise<void> {
+  await db.query(
+    `UPDATE runs SET
+       (total, passed, failed, skipped, flaky, timed_out, interrupted, quarantined, total_attempts, retried_tests) = (
+         SELECT count(*),
+                count(*) FILTER (WHERE outcome = 'expected'),
+                count(*) FILTER (WHERE outcome = 'unexpected'),
+                count(*) FILTER (WHERE outcome = 'skipped'),
+                count(*) FILTER (WHERE outcome = 'flaky'),
+                count(*) FILTER (WHERE status = 'timedOut'),
+                count(*) FILTER (WHERE status = 'interrupted'),
+                count(*) FILTER (WHERE quarantined),
+                coalesce(sum(attempt_count), 0),
+                count(*) FILTER (WHERE attempt_count > 1)
+           FROM results WHERE run_id = $1),
+       last_activity_at = now()
+     WHERE id = $1`,
+    [runId],
+  );
+}
+
+/**
+ * Final status: the given one, else `interrupted` when a test was interrupted, `failed` when a test that is not
+ * quarantined failed or timed out, else `passed`.
+ */
+export async function finishRun(
+  db: Queryable,
+  runId: string,
+  opts: { status?: RunStatus; endTime?: Date; durationMs?: number },
+): Promise<RunRow> {
+  const { rows } = await db.query(
+    `WITH verdict AS (
+       SELECT CASE
+                WHEN $2::text IS NOT NULL THEN $2::text
+                WHEN EXISTS (SELECT 1 FROM results WHERE run_id = $1 AND status = 'interrupted') THEN 'interrupted'
+                WHEN EXISTS (SELECT 1 FROM results WHERE run_id = $1 AND outcome = 'unexpected' AND NOT quarantined) THEN 'failed'
+                ELSE 'passed'
+              END AS status)
+     UPDATE runs SET status = verdict.status,
+            end_time = coalesce($3::timestamptz, start_time + make_interval(secs => $4::bigint / 1000.0), greatest(now(), start_time)),
+            duration_ms = greatest(0, floor(extract(epoch FROM (coalesce($3::timestamptz, start_time + make_interval(secs => $4::bigint / 1000.0), greatest(now(), start_time)) - start_time)) * 1000)),
+            last_activity_at = now()
+       FROM verdict
+      WHERE id = $1
+     RETURNING ${COLUMNS.split(',')
+       .map((c) => `runs.${c.trim()}`)
+       .join(', ')}`,
+    [runId, opts.status ?? null, opts.endTime ?? null, opts.durationMs ?? null],
+  );
+  return toRunRow(rows[0]);
+}
+
+/** Running runs whose last activity is older than `cutoff`, locked, skipping those another replica holds. */
+export async function lockStaleRuns(db: Queryable, cutoff: Date, limit: number): Promise<RunRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM runs WHERE status = 'running' AND last_activity_at < $1
+      ORDER BY last_activity_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [cutoff, limit],
+  );
+  return rows.map(toRunRow);
+}
+
+export async function markIncomplete(db: Queryable, runId: string): Promise<RunRow> {
+  const { rows } = await db.query(
+    `UPDATE runs SET status = 'incomplete', end_time = greatest(last_activity_at, start_time),
+            duration_ms = greatest(0, floor(extract(epoch FROM (greatest(last_activity_at, start_time) - start_time)) * 1000))
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [runId],
+  );
+  return toRunRow(rows[0]);
+}
+
+export async function listRuns(
+  db: Queryable,
+  projectId: string,
+  opts: { limit: number; offset: number; from?: Date; to?: Date },
+): Promise<{ total: number; rows: RunRow[] }> {
+  const where = `project_id = $1 AND ($2::timestamptz IS NULL OR start_time >= $2) AND ($3::timestamptz IS NULL OR start_time <= $3)`;
+  const args = [projectId, opts.from ?? null, opts.to ?? null];
+  const [count, list] = await Promise.all([
+    db.query(`SELECT count(*)::int AS n FROM runs WHERE ${where}`, args),
+    db.query(`SELECT ${COLUMNS} FROM runs WHERE ${where} ORDER BY start_time DESC, counter DESC LIMIT $4 OFFSET $5`, [
+      ...args,
+      opts.limit,
+      opts.offset,
+    ]),
+  ]);
+  return { total: count.rows[0].n, rows: list.rows.map(toRunRow) };
+}

@@ -1,0 +1,62 @@
+/** A worker that runs `tick` until stopped: again at once while it finds work, else after `idleMs` or a kick. */
+import type { Logger } from '@assay/logger';
+import type { Worker } from '@assay/service-kit';
+
+export class Loop implements Worker {
+  private running = false;
+  private current: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly tick: () => Promise<boolean>,
+    private readonly idleMs: number,
+    private readonly logger: Logger,
+    private readonly maxBackoffMs = 5000,
+  ) {}
+
+  kick(): void {
+    this.wake?.();
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.current = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.current;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        clearTimeout(this.timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.timer = setTimeout(() => this.wake?.(), ms);
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        busy = await this.tick();
+        this.failures = 0;
+      } catch (err) {
+        this.failures++;
+        if (this.failures === 1 || this.failures % 20 === 0)
+          this.logger.warn({ worker: this.name, failures: this.failures, err: { message: (err as Error).message } }, 'worker tick failed');
+      }
+      if (!this.running) break;
+      if (this.failures > 0) await this.sleep(Math.min(this.maxBackoffMs, 200 * 2 ** Math.min(this.failures, 5)));
+      else if (!busy) await this.sleep(this.idleMs);
+    }
+  }
+}

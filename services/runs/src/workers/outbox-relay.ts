@@ -1,0 +1,69 @@
+/**
+ * Relays outbox rows to Kafka (`assay.run-lifecycle.v1`, key = run id, value = RunLifecycleEvent). One relay
+ * at a time across replicas (a transaction-scoped advisory lock), rows in `seq` order, marked published in the
+ * same transaction only after the broker acknowledged them: per-run order is kept (one key → one partition),
+ * nothing is lost while Kafka is down (rows wait), and a crash between publish and commit only repeats events
+ * (consumers dedupe on event_id).
+ */
+import { withTransaction, type Pool } from '@assay/db';
+import { Topics, type EventBus, type EventPublisher } from '@assay/events';
+import type { Logger } from '@assay/logger';
+import { markPublished, pendingEvents, prunePublished } from '../store/outbox';
+import { Loop } from './loop';
+
+const BATCH = 200;
+const RETENTION_MS = 7 * 86400_000;
+
+export function outboxRelay(opts: { pool: Pool; bus: EventBus; logger: Logger; pollMs: number }): Loop {
+  let publisher: EventPublisher | undefined;
+  let topicReady = false;
+  let lastPrune = 0;
+  const drop = () => {
+    const p = publisher;
+    publisher = undefined;
+    topicReady = false;
+    void p?.disconnect().catch(() => undefined);
+  };
+  const loop = new Loop(
+    'outbox-relay',
+    async () => {
+      try {
+        return await withTransaction(opts.pool, async (c) => {
+          const { rows } = await c.query(`SELECT pg_try_advisory_xact_lock(hashtext('assay:runs:outbox-relay')) AS locked`);
+          if (!rows[0].locked) return false;
+          if (Date.now() - lastPrune > 3600_000) {
+            lastPrune = Date.now();
+            await prunePublished(c, new Date(Date.now() - RETENTION_MS));
+          }
+          const events = await pendingEvents(c, BATCH);
+          if (events.length === 0) return false;
+          if (!topicReady) {
+            await opts.bus.ensureTopics([{ topic: Topics.RUN_LIFECYCLE, numPartitions: 3 }]);
+            topicReady = true;
+          }
+          publisher ??= await opts.bus.publisher();
+          await publisher.publish(
+            Topics.RUN_LIFECYCLE,
+            events.map((e) => ({ key: e.runId, value: e.payload, headers: { 'event-id': e.eventId, 'event-type': e.type } })),
+          );
+          await markPublished(
+            c,
+            events.map((e) => e.seq),
+          );
+          return events.length === BATCH;
+        });
+      } catch (err) {
+        drop();
+        throw err;
+      }
+    },
+    opts.pollMs,
+    opts.logger,
+  );
+  const stop = loop.stop.bind(loop);
+  loop.stop = async () => {
+    await stop();
+    drop();
+  };
+  return loop;
+}
