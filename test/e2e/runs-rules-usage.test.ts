@@ -152,6 +152,10 @@ describe('runs: action rules, usage and quota, compatibility upload, tdpw', () =
     expect((await testApi(t.token).get(`/${t.projectId}/workflow-rules?status=expired`)).body.data.rules.map((r: any) => r.id)).toEqual([
       old.json.id,
     ]);
+    const disabled = await testApi(t.token).get(`/${t.projectId}/workflow-rules?status=disabled`);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.data.rules.map((r: any) => r.name)).toEqual(['Off']);
+    expect(disabled.body.pagination).toMatchObject({ total: 1, page: 1 });
 
     const summary = await testApi(t.token).get(`/${t.projectId}/action-rules/summary?windowDays=30`);
     expect(summary.body).toEqual({
@@ -182,6 +186,8 @@ describe('runs: action rules, usage and quota, compatibility upload, tdpw', () =
       },
     });
     expect(res.status).toBe(200);
+    // counted in the token's ingest bucket like the ingestion API
+    expect(res.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
     expect(res.body).toEqual({
       success: true,
       data: {
@@ -193,7 +199,9 @@ describe('runs: action rules, usage and quota, compatibility upload, tdpw', () =
     });
     const listed = (await testApi(t.token).get(`/${t.projectId}/test-runs`)).body.data.find((r: any) => r.id === res.body.data.testRunId);
     expect(listed.metadata.git).toEqual({ branch: 'feature/x', environment: 'qa', commit: { hash: 'f00', message: 'm', author: 'a' } });
-    expect((await upload('trx_production_' + '0'.repeat(64), report.json)).status).toBe(401);
+    const unknown = await upload('trx_production_' + '0'.repeat(64), report.json);
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('ratelimit-limit')).toBeNull();
     expect((await upload(key.token, report.json)).status).toBe(401);
   });
 

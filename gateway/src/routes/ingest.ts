@@ -14,6 +14,8 @@ import { AppError } from '@assay/errors';
 import { INTERNAL_AUTH_HEADER } from '@assay/service-kit';
 import type { Authenticator } from '../identity/authenticator';
 import { sendError } from '../plugins/app/errors';
+import { documentErrorResponses, Ok } from '../schemas/envelope';
+import { TestStatsSchema } from './public/test-runs/schemas';
 
 export const INGEST_PREFIX = '/api/v1/ingest';
 export const COMPAT_UPLOAD_PATH = '/api/reports/playwright';
@@ -25,25 +27,13 @@ export interface IngestOptions {
   timeoutMs: number;
 }
 
-const ERRORS = Object.fromEntries([400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503].map((s) => [s, { $ref: 'ErrorEnvelope#' }]));
-const Ok = (data: ReturnType<typeof Type.Object>) => Type.Object({ success: Type.Literal(true), data });
-const TestStats = Type.Object({
-  total: Type.Integer(),
-  passed: Type.Integer(),
-  failed: Type.Integer(),
-  skipped: Type.Integer(),
-  flaky: Type.Integer(),
-  timedOut: Type.Integer(),
-  totalAttempts: Type.Integer(),
-  retriedTests: Type.Integer(),
-});
 const RunStatus = Type.String({ description: 'running, passed, failed, interrupted, incomplete' });
 const RunAnswer = Type.Object({
   runId: Type.String(),
   counter: Type.Integer(),
   status: RunStatus,
   url: Type.String(),
-  testStats: TestStats,
+  testStats: Type.Ref(TestStatsSchema),
 });
 const Started = Type.Object({ runId: Type.String(), counter: Type.Integer(), status: RunStatus, url: Type.String() });
 const Accepted = Type.Object({
@@ -132,6 +122,7 @@ function rawBodies(app: FastifyInstance) {
 
 export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
   rawBodies(app);
+  app.addHook('onRoute', documentErrorResponses);
   const target = (request: FastifyRequest, suffix: string) => {
     const { projectId } = request.params as { projectId: string };
     return `${app.services.runsHttpUrl}/ingest/${encodeURIComponent(projectId)}${suffix}`;
@@ -151,7 +142,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
         description:
           'Body `{metadata: {git: {branch, commit: {hash, message, author}}, environment, ci: {provider, pipelineId, buildUrl}, tags[]}, totalTests?, startTime?}`. The run is `running`; RUN_STARTED is published.',
         params: Project,
-        response: { 201: Ok(Started), ...ERRORS },
+        response: { 201: Ok(Started) },
       },
     },
     async (request, reply) => relay(reply, await forward(request, target(request, '/runs'), opts)),
@@ -167,7 +158,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
         description:
           "Body `{results: [...]}`, each item one attempt in Playwright's per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments, annotations, tags). Idempotent per (test, retry).",
         params: ProjectRun,
-        response: { 200: Ok(Accepted), ...ERRORS },
+        response: { 200: Ok(Accepted) },
       },
     },
     async (request, reply) => {
@@ -185,7 +176,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
         summary: 'Finish a run',
         description: 'Body `{status?, endTime?}`: the final status is computed from the results unless given. RUN_FINISHED is published.',
         params: ProjectRun,
-        response: { 200: Ok(RunAnswer), ...ERRORS },
+        response: { 200: Ok(RunAnswer) },
       },
     },
     async (request, reply) => {
@@ -203,7 +194,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
         summary: 'Ingest a Playwright JSON report',
         description: 'A Playwright JSON reporter file, optionally with a `metadata` object; start + results + finish in one call.',
         params: Project,
-        response: { 201: Ok(RunAnswer), ...ERRORS },
+        response: { 201: Ok(RunAnswer) },
       },
     },
     async (request, reply) => relay(reply, await forward(request, target(request, '/playwright'), opts)),
@@ -226,7 +217,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
           environment: Type.Optional(Type.String()),
           tags: Type.Optional(Type.String()),
         }),
-        response: { 201: Ok(RunAnswer), ...ERRORS },
+        response: { 201: Ok(RunAnswer) },
       },
     },
     async (request, reply) => relay(reply, await forward(request, target(request, '/junit'), opts)),
@@ -236,7 +227,7 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
     '/:projectId/skip-list',
     {
       config: { ...base, access: 'read' },
-      schema: { tags, summary: 'Tests that active skip rules name', params: Project, response: { 200: Ok(SkipList), ...ERRORS } },
+      schema: { tags, summary: 'Tests that active skip rules name', params: Project, response: { 200: Ok(SkipList) } },
     },
     async (request, reply) => relay(reply, await forward(request, target(request, '/skip-list'), opts)),
   );
@@ -249,41 +240,22 @@ export async function ingestApi(app: FastifyInstance, opts: IngestOptions) {
  */
 export async function compatUpload(app: FastifyInstance, opts: IngestOptions) {
   rawBodies(app);
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers['x-api-key'];
-    const authenticated = await opts.authenticator.authenticateUploadKey(Array.isArray(header) ? header[0] : header);
-    const projectId = authenticated.token.projectId ?? '';
-    const project = await opts.authenticator.projectAccess(authenticated, projectId);
-    if (!project || !project.covered) throw new AppError('UNAUTHORIZED');
-    request.auth = {
-      ...authenticated,
-      project,
-      principal: {
-        tokenId: authenticated.token.id,
-        tokenType: authenticated.token.type,
-        userId: null,
-        userName: null,
-        userEmail: null,
-        orgId: project.orgId,
-        role: null,
-      },
-    };
-  });
+  app.addHook('onRoute', documentErrorResponses);
   app.post(
     COMPAT_UPLOAD_PATH,
     {
-      config: { auth: 'none', access: 'ingest', rateBucket: 'ingest' },
+      config: { auth: 'upload-key', access: 'ingest', rateBucket: 'ingest' },
       schema: {
         tags: ['Ingestion'],
         summary: 'Upload a Playwright JSON report (compatibility upload)',
         description: 'Header `X-API-Key: trx_production_<64 hex>`; body = a Playwright JSON report with a `metadata` object.',
+        security: [{ uploadKey: [] }],
         response: {
           200: Type.Object({
             success: Type.Boolean(),
             message: Type.Optional(Type.String()),
             data: Type.Object({}, { additionalProperties: true }),
           }),
-          ...ERRORS,
         },
       },
     },

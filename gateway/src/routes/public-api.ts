@@ -7,12 +7,11 @@ import path from 'node:path';
 import autoload from '@fastify/autoload';
 import type { FastifyInstance } from 'fastify';
 import type { IdentityStore } from '../identity/store';
+import { documentErrorResponses } from '../schemas/envelope';
 import type { RateLimits } from '../config';
 
 export const PUBLIC_PREFIX = '/api/v1/public';
 export const ALIAS_PREFIX = '/api/public/v1';
-
-const ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503];
 
 export interface PublicApiOptions {
   alias: boolean;
@@ -23,10 +22,8 @@ export interface PublicApiOptions {
 export default async function publicApi(app: FastifyInstance, opts: PublicApiOptions) {
   app.addHook('onRoute', (route) => {
     route.config = { auth: 'project', ...(route.config ?? {}) };
-    const schema = (route.schema ??= {});
-    if (opts.alias) schema.hide = true;
-    const response = (schema.response ??= {}) as Record<number, unknown>;
-    for (const status of ERROR_STATUSES) response[status] ??= { $ref: 'ErrorEnvelope#' };
+    if (opts.alias) (route.schema ??= {}).hide = true;
+    documentErrorResponses(route);
   });
   await app.register(autoload, {
     dir: path.join(__dirname, 'public'),

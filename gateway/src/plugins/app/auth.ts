@@ -17,7 +17,12 @@ import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator } from '../../identity/authenticator';
 import type { ProjectAccess } from '../../identity/store';
 
-export type AuthMode = 'none' | 'token' | 'project';
+/**
+ * `project`: bearer token plus access to the `:projectId` of the path; `token`: bearer token only;
+ * `upload-key`: the compatibility upload's `X-API-Key: trx_production_<hex>` (a project api key, whose own
+ * project is the request's); `none`: public (probes, the API document).
+ */
+export type AuthMode = 'none' | 'token' | 'project' | 'upload-key';
 export type Access = 'read' | 'write' | 'webhook-admin' | 'ingest';
 
 declare module 'fastify' {
@@ -83,7 +88,12 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       const mode = request.routeOptions.config.auth ?? 'none';
       if (mode === 'none' || request.is404) return;
-      request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
+      if (mode === 'upload-key') {
+        const key = request.headers['x-api-key'];
+        request.auth = { ...(await authenticator.authenticateUploadKey(Array.isArray(key) ? key[0] : key)) };
+      } else {
+        request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
+      }
     });
   },
   { name: 'auth', dependencies: ['errors'] },
@@ -94,8 +104,9 @@ export const authorizePlugin = fp(
   async function authorize(app: FastifyInstance, opts: { authenticator: Authenticator }) {
     app.addHook('onRequest', async (request) => {
       const auth = request.auth;
-      if (!auth || request.routeOptions.config.auth !== 'project') return;
-      const projectId = (request.params as { projectId?: string }).projectId ?? '';
+      const mode = request.routeOptions.config.auth;
+      if (!auth || (mode !== 'project' && mode !== 'upload-key')) return;
+      const projectId = mode === 'upload-key' ? (auth.token.projectId ?? '') : ((request.params as { projectId?: string }).projectId ?? '');
       const project = await opts.authenticator.projectAccess(auth, projectId);
       if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
       auth.project = project;

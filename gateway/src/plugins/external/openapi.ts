@@ -201,6 +201,12 @@ export default fp(
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token or project api key: `svc_pat_<token>`' },
+            uploadKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-API-Key',
+              description: 'Compatibility upload only: the project api key as `trx_production_<64 hex>`',
+            },
           },
         },
         security: [{ bearerAuth: [] }],

@@ -65,6 +65,7 @@ export async function activeRules(db: Queryable, projectId: string, now: Date): 
   return rows.map(toRule);
 }
 
+/** Derived status as SQL; `$2` is "now" (the disabled clause needs no time). */
 const STATUS_SQL: Record<RuleStatus, string> = {
   active: 'enabled AND (expires_at IS NULL OR expires_at > $2)',
   expired: 'enabled AND expires_at IS NOT NULL AND expires_at <= $2',
@@ -76,12 +77,17 @@ export async function listRules(
   projectId: string,
   opts: { status?: RuleStatus; limit: number; offset: number; now: Date },
 ): Promise<{ total: number; rows: RuleRow[] }> {
-  const where = `project_id = $1 AND ${opts.status ? STATUS_SQL[opts.status] : '$2::timestamptz IS NOT NULL'}`;
+  const params: unknown[] = [projectId];
+  let where = 'project_id = $1';
+  if (opts.status) {
+    where += ` AND ${STATUS_SQL[opts.status]}`;
+    if (opts.status !== 'disabled') params.push(opts.now);
+  }
+  const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   const [count, list] = await Promise.all([
-    db.query(`SELECT count(*)::int AS n FROM action_rules WHERE ${where}`, [projectId, opts.now]),
-    db.query(`SELECT ${COLUMNS} FROM action_rules WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
-      projectId,
-      opts.now,
+    db.query(`SELECT count(*)::int AS n FROM action_rules WHERE ${where}`, params),
+    db.query(`SELECT ${COLUMNS} FROM action_rules WHERE ${where} ORDER BY created_at DESC, id ${page}`, [
+      ...params,
       opts.limit,
       opts.offset,
     ]),

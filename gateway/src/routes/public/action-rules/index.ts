@@ -12,7 +12,7 @@ export default async function actionRuleRoutes(app: FastifyInstance) {
         summary: 'Summary of the action rules',
         description: 'A rule with several operations counts under each; `quarantinedTests` = distinct tests quarantined in the window.',
         params: Type.Object({ projectId: Type.String() }),
-        querystring: Type.Object({ windowDays: Type.Union([Type.Literal(7), Type.Literal(30)], { default: 7 }) }),
+        querystring: Type.Object({ windowDays: Type.Optional(Type.Union([Type.Literal(7), Type.Literal(30)], { default: 7 })) }),
         response: {
           200: Ok(
             Type.Object({

@@ -17,7 +17,7 @@ export default async function debugBundleRoutes(app: FastifyInstance) {
           runId: Type.Optional(Type.String()),
           suiteId: Type.Optional(Type.String()),
           caseId: Type.Optional(Type.String()),
-          format: Type.Union([Type.Literal('json'), Type.Literal('md')], { default: 'json' }),
+          format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')], { default: 'json' })),
           maxLength: Type.Optional(Type.Integer({ minimum: 100, maximum: 100000, description: 'longest error text kept' })),
         }),
         response: {

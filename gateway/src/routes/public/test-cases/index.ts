@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, ok } from '../../../schemas/envelope';
-import { Limit } from '../../../schemas/pagination';
+import { Limit, MAX_PAGE } from '../../../schemas/pagination';
 import { parseInclude } from '../test-runs';
 
 const Free = Type.Object({}, { additionalProperties: true });
@@ -69,8 +69,9 @@ export default async function testCaseRoutes(app: FastifyInstance) {
           testId: Type.Optional(Type.String()),
           title: Type.Optional(Type.String({ description: 'full title (`describe › test`) or the test title' })),
           branch: Type.Optional(Type.String()),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Limit(),
+          // Bounded like `page` (MAX_PAGE × 100): the services' offset fields are 32-bit.
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE * 100, default: 0 })),
+          limit: Type.Optional(Limit()),
         }),
         response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Free), pagination: OffsetPagination }) },
       },
