@@ -70,6 +70,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const healthOpts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: 2000 };
   const healthClients = {
     'manual-testing': createRpcClient(Health, { baseUrl: config.MANUAL_TESTING_URL, ...healthOpts }),
+    webhooks: createRpcClient(Health, { baseUrl: config.WEBHOOKS_URL, ...healthOpts }),
   };
 
   const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients });

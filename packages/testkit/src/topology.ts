@@ -11,7 +11,10 @@ export interface ServiceProcess {
   httpPort: number;
 }
 
-export const SERVICES: ServiceProcess[] = [{ name: 'manual-testing', dir: 'services/manual-testing', rpcPort: 7201, httpPort: 9201 }];
+export const SERVICES: ServiceProcess[] = [
+  { name: 'manual-testing', dir: 'services/manual-testing', rpcPort: 7201, httpPort: 9201 },
+  { name: 'webhooks', dir: 'services/webhooks', rpcPort: 7204, httpPort: 9204 },
+];
 
 export const GATEWAY = { name: 'gateway', dir: 'gateway', port: 8080, adminPort: 7200, metricsPort: 9200 };
 

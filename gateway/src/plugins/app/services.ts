@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
 import type { GatewayConfig } from '../../config';
 
 export interface ServiceClients {
   manualTesting: Client<typeof ManualTestingService>;
+  webhooks: Client<typeof WebhooksService>;
 }
 
 declare module 'fastify' {
@@ -20,6 +22,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const opts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS };
   return {
     manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
+    webhooks: createRpcClient(WebhooksService, { baseUrl: config.WEBHOOKS_URL, ...opts }),
   };
 }
 
