@@ -8,3 +8,4 @@ export * from './fixtures';
 export * from './http';
 export * from './context';
 export * from './databases';
+export * from './webhooks';
