@@ -78,7 +78,7 @@ export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean,
   for (;;) {
     last = await fn();
     if (ok(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last).slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

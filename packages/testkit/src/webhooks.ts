@@ -29,6 +29,7 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   #server?: http.Server;
   #answers = new Map<string, Answer>();
+  #delays = new Map<string, number>();
   #hits = new Map<string, number>();
   #listeners = new Set<() => void>();
   port = 0;
@@ -44,10 +45,15 @@ export class WebhookReceiver {
         const answer = this.#answers.get(path) ?? [200];
         const status = typeof answer === 'function' ? answer(hit, req) : answer[Math.min(hit, answer.length - 1)]!;
         this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks), receivedAt: Date.now(), answered: status });
-        if (status >= 300 && status < 400) res.setHeader('location', `http://127.0.0.1:${this.port}/redirected`);
-        res.writeHead(status, { 'content-type': 'text/plain' });
-        res.end(status >= 200 && status < 300 ? 'ok' : 'no');
         for (const l of this.#listeners) l();
+        const respond = () => {
+          if (status >= 300 && status < 400) res.setHeader('location', `http://127.0.0.1:${this.port}/redirected`);
+          res.writeHead(status, { 'content-type': 'text/plain' });
+          res.end(status >= 200 && status < 300 ? 'ok' : 'no');
+        };
+        const delay = this.#delays.get(path) ?? 0;
+        if (delay > 0) setTimeout(respond, delay);
+        else respond();
       });
     });
     this.#server.keepAliveTimeout = 2000;
@@ -64,6 +70,11 @@ export class WebhookReceiver {
   answer(path: string, answer: Answer): void {
     this.#answers.set(path, answer);
     this.#hits.set(path, 0);
+  }
+
+  /** Answers requests to `path` only after `ms` (the request counts as received at once). */
+  delay(path: string, ms: number): void {
+    this.#delays.set(path, ms);
   }
 
   at(path: string): ReceivedWebhook[] {
