@@ -176,7 +176,11 @@ describe('webhook subscriptions API', () => {
     });
     expect(Date.parse(res.body.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
     res = await patch({ events: ['run.started', 'run.finished'], conditions: { outcome: 'passed' } });
-    expect(res.body.data).toMatchObject({ events: ['RUN_STARTED', 'RUN_FINISHED'], conditions: { outcome: 'passed' }, description: 'after' });
+    expect(res.body.data).toMatchObject({
+      events: ['RUN_STARTED', 'RUN_FINISHED'],
+      conditions: { outcome: 'passed' },
+      description: 'after',
+    });
     res = await patch({ url: 'https://other.example.com/x' });
     expect(res.body.data).toMatchObject({ url: 'https://other.example.com/x', conditions: { outcome: 'passed' } });
     const got = await api().get(`${base()}/${created._id}`);

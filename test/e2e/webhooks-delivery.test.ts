@@ -106,7 +106,11 @@ describe('webhook deliveries', () => {
       updatedAt: expect.stringMatching(ISO),
     });
     expect(list.data[0]).not.toHaveProperty('payload');
-    expect(await subscription(hook._id)).toMatchObject({ consecutiveFailures: 0, active: true, lastDeliveryAt: expect.stringMatching(ISO) });
+    expect(await subscription(hook._id)).toMatchObject({
+      consecutiveFailures: 0,
+      active: true,
+      lastDeliveryAt: expect.stringMatching(ISO),
+    });
   });
 
   it('retries after 500, 500 and succeeds on attempt 3 with the same X-Service-Delivery and body each time', async () => {
@@ -141,7 +145,7 @@ describe('webhook deliveries', () => {
   it('gives up after 5 attempts of HTTP 500, disables the subscription, and PATCH active:true re-enables it', async () => {
     receiver.answer('/down', [500]);
     const hook = await subscribe('/down');
-    const sentinel = await subscribe('/sentinel');
+    await subscribe('/sentinel');
     const runId = 'run-down-1';
     await events.publish(runEvent({ projectId: t.projectId, type: 'RUN_FINISHED', runId }));
     await receiver.waitFor(() => receiver.at('/down').length === 5, 30000);

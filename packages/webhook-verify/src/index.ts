@@ -18,7 +18,8 @@ export const DELIVERY_HEADER = 'x-service-delivery';
 /** Spec §6 and §8: a timestamp further than this from the receiver's clock is refused. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export type VerifyFailure = 'missing_header' | 'malformed_header' | 'no_signature' | 'timestamp_too_old' | 'timestamp_in_future' | 'mismatch';
+export type VerifyFailure =
+  'missing_header' | 'malformed_header' | 'no_signature' | 'timestamp_too_old' | 'timestamp_in_future' | 'mismatch';
 
 export class WebhookVerificationError extends Error {
   constructor(
@@ -102,7 +103,12 @@ export function verifySignature(
 }
 
 /** Boolean form of `verifySignature`. */
-export function isValidSignature(rawBody: string | Buffer, header: string | string[] | undefined | null, secret: string, opts?: VerifyOptions): boolean {
+export function isValidSignature(
+  rawBody: string | Buffer,
+  header: string | string[] | undefined | null,
+  secret: string,
+  opts?: VerifyOptions,
+): boolean {
   try {
     verifySignature(rawBody, header, secret, opts);
     return true;

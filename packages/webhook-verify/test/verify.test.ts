@@ -68,9 +68,7 @@ describe('webhook signatures', () => {
     expect(verifySignature(BODY, `t=${T},v1=${SIG},v1=${OTHER_SECRET_SIG}`, SECRET, { now: T })).toBe(T);
     expect(verifySignature(BODY, [`t=${T},v1=${OTHER_SECRET_SIG}`, `v1=${SIG}`], SECRET, { now: T })).toBe(T);
     expect(verifySignature(BODY, `t=${T},v1=nothex,v2=abc,v1=${SIG}`, SECRET, { now: T })).toBe(T);
-    expect(failure(() => verifySignature(BODY, `t=${T},v1=${OTHER_SECRET_SIG},v1=${'0'.repeat(64)}`, SECRET, { now: T }))).toBe(
-      'mismatch',
-    );
+    expect(failure(() => verifySignature(BODY, `t=${T},v1=${OTHER_SECRET_SIG},v1=${'0'.repeat(64)}`, SECRET, { now: T }))).toBe('mismatch');
   });
 
   it('refuses a tampered body, a changed timestamp, a wrong secret and a truncated signature', () => {

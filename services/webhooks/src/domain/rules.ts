@@ -24,7 +24,8 @@ export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const;
 
 /** Normalized, de-duplicated, in canonical order. */
 export function normalizeEvents(input: readonly string[]): EventType[] {
-  if (input.length === 0) throw validation('events needs at least one event', [{ path: 'body.events', message: 'must have at least 1 item' }]);
+  if (input.length === 0)
+    throw validation('events needs at least one event', [{ path: 'body.events', message: 'must have at least 1 item' }]);
   const out = new Set<EventType>();
   input.forEach((e, i) => {
     const normalized = EVENT_ALIASES[e];

@@ -15,15 +15,7 @@ import { principalOf, type Principal, type ServiceContext } from '@assay/service
 import type { WebhooksConfig } from '../config';
 import { generateSecret, type SecretBox } from '../domain/secrets';
 import { refusedLiteral } from '../domain/ssrf';
-import {
-  checkDescription,
-  checkOneOf,
-  checkUrlShape,
-  DELIVERY_STATUSES,
-  normalizeEvents,
-  OUTCOMES,
-  SOURCES,
-} from '../domain/rules';
+import { checkDescription, checkOneOf, checkUrlShape, DELIVERY_STATUSES, normalizeEvents, OUTCOMES, SOURCES } from '../domain/rules';
 import {
   countSubscriptions,
   deleteSubscription,
@@ -77,7 +69,8 @@ function toDelivery(r: DeliveryRow): Delivery {
 /** Webhook reads: any member of the organization, through a user token (a project api key is no member). */
 function requireMember(ctx: HandlerContext): Principal {
   const p = principalOf(ctx);
-  if (p.tokenType !== 'pat' || p.role === null) throw new AppError('FORBIDDEN', 'Webhook subscriptions are visible to organization members only');
+  if (p.tokenType !== 'pat' || p.role === null)
+    throw new AppError('FORBIDDEN', 'Webhook subscriptions are visible to organization members only');
   return p;
 }
 

@@ -74,10 +74,10 @@ export async function createDeliveriesForEvent(q: Queryable, e: EventForDeliveri
 }
 
 export async function countDeliveries(q: Queryable, subscriptionId: string, status?: string): Promise<number> {
-  const { rows } = await q.query(
-    `SELECT count(*) AS n FROM deliveries WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2)`,
-    [subscriptionId, status ?? null],
-  );
+  const { rows } = await q.query(`SELECT count(*) AS n FROM deliveries WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2)`, [
+    subscriptionId,
+    status ?? null,
+  ]);
   return rows[0].n;
 }
 
@@ -187,7 +187,16 @@ export async function completeAttempt(
   await c.query(
     `INSERT INTO delivery_attempts (delivery_id, attempt, status, status_code, response_ms, error, started_at, finished_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-    [d.id, d.attempt, outcome.ok ? 'success' : 'failed', outcome.statusCode, outcome.responseMs, outcome.error, outcome.startedAt, plan.now],
+    [
+      d.id,
+      d.attempt,
+      outcome.ok ? 'success' : 'failed',
+      outcome.statusCode,
+      outcome.responseMs,
+      outcome.error,
+      outcome.startedAt,
+      plan.now,
+    ],
   );
 
   if (outcome.ok) {

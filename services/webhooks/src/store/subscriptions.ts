@@ -79,10 +79,11 @@ export async function countSubscriptions(q: Queryable, projectId: string): Promi
 
 /** Oldest first, so pages stay stable while subscriptions are added. */
 export async function listSubscriptions(q: Queryable, projectId: string, limit: number, offset: number): Promise<SubscriptionRow[]> {
-  const { rows } = await q.query(
-    `SELECT ${COLUMNS} FROM subscriptions WHERE project_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-    [projectId, limit, offset],
-  );
+  const { rows } = await q.query(`SELECT ${COLUMNS} FROM subscriptions WHERE project_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+    projectId,
+    limit,
+    offset,
+  ]);
   return rows.map(toRow);
 }
 

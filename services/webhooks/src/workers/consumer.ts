@@ -46,7 +46,10 @@ export class RunEventConsumer implements Worker {
       e = fromBinary(RunLifecycleEventSchema, m.value);
     } catch (err) {
       // A message nobody can decode would block the partition forever: log it and move on.
-      this.o.logger.error({ err: { message: (err as Error).message }, partition: m.partition, offset: m.offset }, 'undecodable run event skipped');
+      this.o.logger.error(
+        { err: { message: (err as Error).message }, partition: m.partition, offset: m.offset },
+        'undecodable run event skipped',
+      );
       return;
     }
     const event = eventTypeOf(e);

@@ -136,7 +136,9 @@ export class Dispatcher implements Worker {
         return;
       }
       if (!d.active) {
-        await withTransaction(pool, (c) => failWithoutSending(c, { ...d, attempt: d.attempt - 1 }, 'not sent: the subscription was disabled'));
+        await withTransaction(pool, (c) =>
+          failWithoutSending(c, { ...d, attempt: d.attempt - 1 }, 'not sent: the subscription was disabled'),
+        );
         return;
       }
       const startedAt = this.#clock();
@@ -160,7 +162,8 @@ export class Dispatcher implements Worker {
         ),
       );
       if (!completion.recorded) logger.warn({ deliveryId: d.id }, 'delivery lease lost before its outcome was recorded');
-      if (completion.disabledSubscription) logger.info({ subscriptionId: d.subscriptionId }, 'subscription disabled after consecutive failures');
+      if (completion.disabledSubscription)
+        logger.info({ subscriptionId: d.subscriptionId }, 'subscription disabled after consecutive failures');
       this.#o.onAttempt?.(d, completion, result.ok);
     } catch (err) {
       // The lease runs out and the delivery is tried again.

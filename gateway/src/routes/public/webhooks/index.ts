@@ -42,7 +42,10 @@ export default async function webhookRoutes(app: FastifyInstance) {
     async (request) => {
       const { projectId } = request.params as { projectId: string };
       const q = request.query as PageQueryValue;
-      const res = await app.services.webhooks.listSubscriptions({ projectId, page: { page: q.page, limit: q.limit } }, request.callOptions());
+      const res = await app.services.webhooks.listSubscriptions(
+        { projectId, page: { page: q.page, limit: q.limit } },
+        request.callOptions(),
+      );
       return {
         success: true,
         data: res.subscriptions.map(webhookToJson),

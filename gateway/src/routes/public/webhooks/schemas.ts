@@ -42,10 +42,7 @@ export const WebhookSchema = Type.Object(
 export type WebhookJson = Static<typeof WebhookSchema>;
 
 export const CreatedWebhookSchema = Type.Intersect(
-  [
-    WebhookSchema,
-    Type.Object({ secret: Type.String({ description: 'the signing secret, shown in this response only (`whsec_…`)' }) }),
-  ],
+  [WebhookSchema, Type.Object({ secret: Type.String({ description: 'the signing secret, shown in this response only (`whsec_…`)' }) })],
   { title: 'CreatedWebhookSubscription' },
 );
 
