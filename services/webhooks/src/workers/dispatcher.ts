@@ -142,15 +142,24 @@ export class Dispatcher implements Worker {
         return;
       }
       const startedAt = this.#clock();
-      const secret = this.#o.secrets.decrypt(d.secretCiphertext, d.subscriptionId);
-      const result = await this.#o.sender.attempt({
-        url: d.url,
-        secret,
-        body: d.payload,
-        event: d.event,
-        deliveryId: d.id,
-        timestamp: Math.floor(startedAt.getTime() / 1000),
-      });
+      let secret: string | undefined;
+      try {
+        secret = this.#o.secrets.decrypt(d.secretCiphertext, d.subscriptionId);
+      } catch {
+        logger.error({ subscriptionId: d.subscriptionId }, 'signing secret cannot be decrypted (was SECRETS_KEY changed?)');
+      }
+      // An unreadable secret is a failed attempt (nothing is sent unsigned), so the subscription ends up disabled.
+      const result =
+        secret === undefined
+          ? { ok: false, statusCode: null, responseMs: null, error: 'not sent: the signing secret cannot be decrypted' }
+          : await this.#o.sender.attempt({
+              url: d.url,
+              secret,
+              body: d.payload,
+              event: d.event,
+              deliveryId: d.id,
+              timestamp: Math.floor(startedAt.getTime() / 1000),
+            });
       const now = this.#clock();
       const delay = this.#o.retryDelaysSeconds[d.attempt - 1];
       const completion = await withTransaction(pool, (c) =>
