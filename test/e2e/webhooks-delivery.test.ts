@@ -264,4 +264,14 @@ describe('webhook deliveries', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.at('/stop')).toHaveLength(seen);
   });
+  it('counts attempts, created deliveries and disabled subscriptions in Prometheus metrics', async () => {
+    const res = await fetch(`http://127.0.0.1:${sys.system.ports.services.webhooks!.httpPort}/metrics`);
+    const text = await res.text();
+    const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+    expect(value(/^webhook_delivery_attempts_total\{outcome="success",status_class="2xx"[^}]*\} (\d+)/m)).toBeGreaterThan(0);
+    expect(value(/^webhook_delivery_attempts_total\{outcome="failed",status_class="5xx"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(5);
+    expect(value(/^webhook_delivery_attempts_total\{outcome="failed",status_class="3xx"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(6);
+    expect(value(/^webhook_subscriptions_disabled_total\{[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(2);
+    expect(value(/^webhook_deliveries_created_total\{[^}]*\} (\d+)/m)).toBeGreaterThan(0);
+  });
 });

@@ -9,6 +9,7 @@ import { Sender } from './domain/sender';
 import { routes } from './routes';
 import { RunEventConsumer } from './workers/consumer';
 import { Dispatcher } from './workers/dispatcher';
+import { webhookMetrics } from './metrics';
 
 export function webhooksService(config: WebhooksConfig, migrationsDir: string, clock?: () => Date): ServiceDefinition<WebhooksConfig> {
   const secrets = new SecretBox(config.SECRETS_KEY);
@@ -19,6 +20,7 @@ export function webhooksService(config: WebhooksConfig, migrationsDir: string, c
     kafka: true,
     routes: routes(secrets),
     workers: (ctx) => {
+      const metrics = webhookMetrics(ctx.metrics.registry);
       const sender = new Sender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
       const dispatcher = new Dispatcher({
         pool: ctx.pool,
@@ -30,13 +32,20 @@ export function webhooksService(config: WebhooksConfig, migrationsDir: string, c
         concurrency: config.WEBHOOK_CONCURRENCY,
         pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
         clock,
+        onAttempt: (_d, completion, result) => {
+          metrics.attempt(result.ok, result.statusCode, result.responseMs);
+          if (completion.disabledSubscription) metrics.disabled();
+        },
       });
       const consumer = new RunEventConsumer({
         bus: ctx.bus!,
         pool: ctx.pool,
         logger: ctx.logger.child({ component: 'consumer' }),
         groupId: config.WEBHOOK_CONSUMER_GROUP,
-        onDeliveries: () => dispatcher.wake(),
+        onDeliveries: (count) => {
+          metrics.created(count);
+          dispatcher.wake();
+        },
         clock,
       });
       const agent = { name: 'webhook-http-agent', start: async () => undefined, stop: () => sender.close() };

@@ -14,7 +14,7 @@ import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
 import type { Worker } from '@assay/service-kit';
 import type { SecretBox } from '../domain/secrets';
-import type { Sender } from '../domain/sender';
+import type { AttemptResult, Sender } from '../domain/sender';
 import {
   claimDue,
   completeAttempt,
@@ -38,7 +38,7 @@ export interface DispatcherOptions {
   pollIntervalMs: number;
   clock?: () => Date;
   /** Called after each recorded attempt (metrics). */
-  onAttempt?: (d: ClaimedDelivery, result: CompletionResult, ok: boolean) => void;
+  onAttempt?: (d: ClaimedDelivery, completion: CompletionResult, result: AttemptResult) => void;
 }
 
 export class Dispatcher implements Worker {
@@ -173,7 +173,7 @@ export class Dispatcher implements Worker {
       if (!completion.recorded) logger.warn({ deliveryId: d.id }, 'delivery lease lost before its outcome was recorded');
       if (completion.disabledSubscription)
         logger.info({ subscriptionId: d.subscriptionId }, 'subscription disabled after consecutive failures');
-      this.#o.onAttempt?.(d, completion, result.ok);
+      this.#o.onAttempt?.(d, completion, result);
     } catch (err) {
       // The lease runs out and the delivery is tried again.
       logger.error({ err, deliveryId: d.id }, 'delivery attempt could not be processed');
