@@ -1,10 +1,12 @@
 /** `node bench/dist/run.js [name…]`: runs the named benchmarks (default: all) one after another. */
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
+import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
   'gateway-auth': gatewayAuth,
   ingestion,
+  'webhook-fanout': webhookFanout,
 };
 
 async function main(): Promise<void> {

@@ -71,6 +71,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const healthClients = {
     'manual-testing': createRpcClient(Health, { baseUrl: config.MANUAL_TESTING_URL, ...healthOpts }),
     runs: createRpcClient(Health, { baseUrl: config.RUNS_URL, ...healthOpts }),
+    webhooks: createRpcClient(Health, { baseUrl: config.WEBHOOKS_URL, ...healthOpts }),
   };
 
   const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients });

@@ -195,6 +195,12 @@ cluster (upgrades) or generated (first install).
 {{- else if eq .key "reports" -}}
 {{- $_ := set $d "ANALYTICS_URL" $svc.analytics -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}
+{{- else if eq .key "webhooks" -}}
+{{- /* dispatcher and consumer defaults; the retry schedule, timeout and SSRF switch are in values
+       (webhooks.config), and any key there overrides these */ -}}
+{{- $_ := set $d "WEBHOOK_CONCURRENCY" "32" -}}
+{{- $_ = set $d "WEBHOOK_POLL_INTERVAL_MS" "250" -}}
+{{- $_ = set $d "WEBHOOK_CONSUMER_GROUP" "webhooks" -}}
 {{- end -}}
 {{- range $name, $value := $c.config -}}
 {{- $_ := set $d $name (toString $value) -}}

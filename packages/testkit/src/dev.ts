@@ -98,11 +98,14 @@ async function up(): Promise<void> {
   await run('bash', [INFRA_SCRIPT, 'up'], { env: { ...process.env, ASSAY_DATA_DIR: DATA_DIR }, maxBuffer: 16 * 1024 * 1024 });
   const infra = readEnvFile(path.join(DATA_DIR, 'infra.env')) as unknown as InfraEnv;
 
-  // The internal token is generated once per data folder and kept for the admin CLI.
+  // The internal token is generated once per data folder and kept for the admin CLI; so is the key that
+  // encrypts webhook signing secrets (a new key would make the stored ones unreadable).
   const local = readEnvFile(LOCAL_ENV);
   const internalToken = local.INTERNAL_AUTH_TOKEN ?? randomBytes(24).toString('hex');
+  const secretsKey = local.SECRETS_KEY ?? randomBytes(32).toString('hex');
   const localEnv = {
     INTERNAL_AUTH_TOKEN: internalToken,
+    SECRETS_KEY: secretsKey,
     ASSAY_ADMIN_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.adminPort}`,
     ...addressEnv(DEFAULT_PORTS),
   };
@@ -125,6 +128,7 @@ async function up(): Promise<void> {
       logDir: LOG_DIR,
       ports: DEFAULT_PORTS,
       internalToken,
+      secretsKey,
       detached: true,
       env: { PUBLIC_UI_URL: gatewayUrl },
     });

@@ -9,3 +9,4 @@ export * from './http';
 export * from './context';
 export * from './databases';
 export * from './private';
+export * from './webhooks';

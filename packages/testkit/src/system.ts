@@ -20,6 +20,8 @@ export interface SystemOptions {
   /** Default: free ports. */
   ports?: Ports;
   internalToken?: string;
+  /** Key that encrypts webhook signing secrets at rest (SECRETS_KEY); default: a random one per system. */
+  secretsKey?: string;
   /** Extra environment for every process, or per process name. */
   env?: Record<string, string>;
   envFor?: Record<string, Record<string, string>>;
@@ -67,6 +69,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     ...opts.infra,
     ...addressEnv(ports),
     INTERNAL_AUTH_TOKEN: internalToken,
+    SECRETS_KEY: opts.secretsKey ?? randomBytes(32).toString('hex'),
     ...opts.env,
   };
   const envs = new Map<string, NodeJS.ProcessEnv>();

@@ -5,6 +5,7 @@ import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
 import type { GatewayConfig } from '../../config';
 
 export interface ServiceClients {
@@ -12,6 +13,7 @@ export interface ServiceClients {
   runs: Client<typeof RunsService>;
   /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
   runsHttpUrl: string;
+  webhooks: Client<typeof WebhooksService>;
 }
 
 declare module 'fastify' {
@@ -26,6 +28,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
     runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
     runsHttpUrl: config.RUNS_HTTP_URL,
+    webhooks: createRpcClient(WebhooksService, { baseUrl: config.WEBHOOKS_URL, ...opts }),
   };
 }
 

@@ -1,0 +1,125 @@
+/**
+ * One delivery attempt over HTTP (spec §6): POST the stored body with the signature, event and delivery
+ * headers; any 2xx is a success; redirects are not followed (a 3xx is a failed attempt recorded with its
+ * code); the response body is not read (at most 64 KiB are drained so the connection can be reused, the rest
+ * is dropped); the whole attempt, connection included, is bounded by `timeoutMs`.
+ *
+ * undici does the HTTP; the SSRF guard sits in its connector (`guardedLookup`) and in front of IP-literal
+ * hosts, unless private targets are allowed (local receivers in tests and on a laptop).
+ */
+import { Agent, request } from 'undici';
+import { signatureHeader } from '@assay/webhook-verify';
+import { guardedLookup, refusedLiteral, TargetRefusedError } from './ssrf';
+
+export const RESPONSE_DRAIN_LIMIT = 64 * 1024;
+export const USER_AGENT = 'Assay-Webhooks/1.0';
+
+export interface AttemptInput {
+  url: string;
+  secret: string;
+  body: string;
+  event: string;
+  deliveryId: string;
+  /** Unix seconds for the signature. */
+  timestamp: number;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  responseMs: number | null;
+  error: string | null;
+}
+
+export interface SenderOptions {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** Connections kept per origin. */
+  connections?: number;
+}
+
+function describeError(err: unknown, timeoutMs: number): string {
+  if (err instanceof TargetRefusedError) return err.message;
+  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string }; message?: string };
+  if (e?.cause instanceof TargetRefusedError) return e.cause.message;
+  const code = e?.code ?? e?.cause?.code;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `timeout: no response within ${timeoutMs} ms`;
+  switch (code) {
+    case 'ETARGETREFUSED':
+      return (e.cause?.message ?? e.message) as string;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `TLS error: ${code}`;
+    default:
+      return `request failed${code ? `: ${code}` : ''}`;
+  }
+}
+
+export class Sender {
+  readonly #agent: Agent;
+
+  constructor(private readonly opts: SenderOptions) {
+    this.#agent = new Agent({
+      connections: opts.connections ?? 16,
+      connect: opts.allowPrivateTargets ? { timeout: opts.timeoutMs } : { timeout: opts.timeoutMs, lookup: guardedLookup },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeout: 4000,
+    });
+  }
+
+  async attempt(input: AttemptInput): Promise<AttemptResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let target: URL;
+    try {
+      target = new URL(input.url);
+    } catch {
+      return { ok: false, statusCode: null, responseMs: null, error: 'invalid url' };
+    }
+    if (!this.opts.allowPrivateTargets) {
+      const range = refusedLiteral(target.hostname);
+      if (range) return { ok: false, statusCode: null, responseMs: null, error: new TargetRefusedError(range).message };
+    }
+    try {
+      const res = await request(target, {
+        method: 'POST',
+        dispatcher: this.#agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'x-service-signature': signatureHeader(input.secret, input.timestamp, input.body),
+          'x-service-event': input.event,
+          'x-service-delivery': input.deliveryId,
+        },
+        body: input.body,
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+      const responseMs = elapsed();
+      // Not read: drained up to the cap in the background, so the connection can be reused.
+      res.body.dump({ limit: RESPONSE_DRAIN_LIMIT }).catch(() => undefined);
+      const code = res.statusCode;
+      if (code >= 200 && code < 300) return { ok: true, statusCode: code, responseMs, error: null };
+      const error = code >= 300 && code < 400 ? `redirect not followed (HTTP ${code})` : `HTTP ${code}`;
+      return { ok: false, statusCode: code, responseMs, error };
+    } catch (err) {
+      return { ok: false, statusCode: null, responseMs: null, error: describeError(err, this.opts.timeoutMs) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,262 @@
+/** SQL for deliveries and their attempts: created by the consumer, claimed and completed by the dispatcher. */
+import { randomBytes } from 'node:crypto';
+import type { PoolClient, Queryable } from '@assay/db';
+import { DISABLE_AFTER_CONSECUTIVE_FAILURES } from '../domain/rules';
+import { stopPendingDeliveries } from './subscriptions';
+
+export interface DeliveryRow {
+  id: string;
+  subscriptionId: string;
+  event: string;
+  runId: string;
+  status: string;
+  attempt: number;
+  nextAttemptAt: Date | null;
+  statusCode: number | null;
+  responseMs: number | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const COLUMNS = `id, subscription_id, event, run_id, status, attempt, next_attempt_at, lease_id, status_code, response_ms, error,
+                 created_at, updated_at`;
+
+function toRow(r: Record<string, unknown>): DeliveryRow {
+  return {
+    id: r.id as string,
+    subscriptionId: r.subscription_id as string,
+    event: r.event as string,
+    runId: r.run_id as string,
+    status: r.status as string,
+    attempt: r.attempt as number,
+    // While an attempt is in flight the column holds the lease's end, which is no planned attempt.
+    nextAttemptAt: r.lease_id ? null : (r.next_attempt_at as Date | null),
+    statusCode: r.status_code as number | null,
+    responseMs: r.response_ms as number | null,
+    error: r.error as string | null,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+  };
+}
+
+/** SQL expression for a new id in the shape of `newId()` (time prefix + random, 24 hex digits). */
+const NEW_ID_SQL = `lpad(to_hex(floor(extract(epoch FROM clock_timestamp()))::bigint), 8, '0')
+                    || left(encode(sha256(gen_random_uuid()::text::bytea), 'hex'), 16)`;
+
+export interface EventForDeliveries {
+  eventId: string;
+  projectId: string;
+  event: 'RUN_STARTED' | 'RUN_FINISHED';
+  runId: string;
+  failed: boolean;
+  eventAt: Date;
+  payload: string;
+  now: Date;
+}
+
+/**
+ * One delivery per matching active subscription, in one statement; the (event, subscription) key makes a
+ * replayed event a no-op. A subscription only receives events that happened after it was created.
+ * `conditions.outcome` filters RUN_FINISHED only. Returns the number of new rows.
+ */
+export async function createDeliveriesForEvent(q: Queryable, e: EventForDeliveries): Promise<number> {
+  const { rowCount } = await q.query(
+    `INSERT INTO deliveries (id, subscription_id, project_id, event_id, event, run_id, payload, next_attempt_at, event_at)
+     SELECT ${NEW_ID_SQL}, s.id, s.project_id, $2, $3, $4, $5, $6, $7
+       FROM subscriptions s
+      WHERE s.project_id = $1 AND s.active AND $3 = ANY (s.events) AND s.created_at <= $7
+        AND ($3 = 'RUN_STARTED' OR s.outcome = 'any' OR (s.outcome = 'failed' AND $8) OR (s.outcome = 'passed' AND NOT $8))
+     ON CONFLICT (event_id, subscription_id) DO NOTHING`,
+    [e.projectId, e.eventId, e.event, e.runId, e.payload, e.now, e.eventAt, e.failed],
+  );
+  return rowCount ?? 0;
+}
+
+export async function countDeliveries(q: Queryable, subscriptionId: string, status?: string): Promise<number> {
+  const { rows } = await q.query(`SELECT count(*) AS n FROM deliveries WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2)`, [
+    subscriptionId,
+    status ?? null,
+  ]);
+  return rows[0].n;
+}
+
+/** Newest first. */
+export async function listDeliveries(q: Queryable, subscriptionId: string, status: string | undefined, limit: number, offset: number) {
+  const { rows } = await q.query(
+    `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2)
+      ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    [subscriptionId, status ?? null, limit, offset],
+  );
+  return rows.map(toRow);
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  subscriptionId: string;
+  event: string;
+  payload: string;
+  /** The number of this attempt (already counted). */
+  attempt: number;
+  leaseId: string;
+  /** The previous attempt was claimed but never recorded (its dispatcher died). */
+  interrupted: boolean;
+  url: string;
+  secretCiphertext: string;
+  active: boolean;
+}
+
+/**
+ * Claims up to `limit` due deliveries (FOR UPDATE SKIP LOCKED, so replicas never take the same row): counts
+ * the attempt and leases the row until `leaseUntil`. A lease that ran out (its holder died mid-attempt) makes
+ * the row due again, so a delivery is never lost; at worst one attempt is sent twice, with the same id.
+ */
+export async function claimDue(q: Queryable, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  const leaseId = randomBytes(12).toString('hex');
+  const { rows } = await q.query(
+    `WITH due AS (
+        SELECT id, lease_id AS old_lease FROM deliveries
+         WHERE status = 'pending' AND next_attempt_at <= $1
+         ORDER BY next_attempt_at LIMIT $2
+         FOR UPDATE SKIP LOCKED
+     )
+     UPDATE deliveries d
+        SET attempt = d.attempt + 1, next_attempt_at = $3, lease_id = $4, updated_at = now()
+       FROM due, subscriptions s
+      WHERE d.id = due.id AND s.id = d.subscription_id
+     RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempt, due.old_lease, s.url, s.secret_ciphertext, s.active`,
+    [now, limit, leaseUntil, leaseId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    event: r.event,
+    payload: r.payload,
+    attempt: r.attempt,
+    leaseId,
+    interrupted: r.old_lease !== null,
+    url: r.url,
+    secretCiphertext: r.secret_ciphertext,
+    active: r.active,
+  }));
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  responseMs: number | null;
+  error: string | null;
+  startedAt: Date;
+}
+
+export async function recordInterruptedAttempt(q: Queryable, deliveryId: string, attempt: number, at: Date): Promise<void> {
+  await q.query(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, status, error, started_at, finished_at)
+     VALUES ($1, $2, 'failed', 'interrupted: the dispatcher stopped before the outcome was recorded', $3, $3)
+     ON CONFLICT DO NOTHING`,
+    [deliveryId, attempt, at],
+  );
+}
+
+export interface CompletionResult {
+  /** False when the lease was lost (the row was taken over or deleted): nothing was written. */
+  recorded: boolean;
+  status?: 'pending' | 'success' | 'failed';
+  disabledSubscription?: boolean;
+}
+
+/**
+ * Records one attempt in one transaction: the attempt row, the delivery (success; or pending again after the
+ * next delay; or failed after the last attempt or when the subscription is off), and the subscription's
+ * counter (reset on success; +1 on failure, and disabled at 5 consecutive failed attempts, which stops its
+ * other pending deliveries).
+ */
+export async function completeAttempt(
+  c: PoolClient,
+  d: { id: string; subscriptionId: string; attempt: number; leaseId: string },
+  outcome: AttemptOutcome,
+  plan: { now: Date; maxAttempts: number; nextAttemptAt: Date | null },
+): Promise<CompletionResult> {
+  const sub = await c.query(`SELECT active, consecutive_failures FROM subscriptions WHERE id = $1 FOR NO KEY UPDATE`, [d.subscriptionId]);
+  if (sub.rowCount === 0) return { recorded: false };
+  const owned = await c.query(`SELECT 1 FROM deliveries WHERE id = $1 AND lease_id = $2 FOR UPDATE`, [d.id, d.leaseId]);
+  if (owned.rowCount === 0) return { recorded: false };
+  let active = sub.rows[0].active as boolean;
+  let disabledSubscription = false;
+
+  await c.query(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, status, status_code, response_ms, error, started_at, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    [
+      d.id,
+      d.attempt,
+      outcome.ok ? 'success' : 'failed',
+      outcome.statusCode,
+      outcome.responseMs,
+      outcome.error,
+      outcome.startedAt,
+      plan.now,
+    ],
+  );
+
+  if (outcome.ok) {
+    await c.query(
+      `UPDATE subscriptions SET last_delivery_at = $2, consecutive_failures = CASE WHEN active THEN 0 ELSE consecutive_failures END
+        WHERE id = $1`,
+      [d.subscriptionId, plan.now],
+    );
+  } else if (active) {
+    const failures = (sub.rows[0].consecutive_failures as number) + 1;
+    const disable = failures >= DISABLE_AFTER_CONSECUTIVE_FAILURES;
+    await c.query(
+      `UPDATE subscriptions
+          SET last_delivery_at = $2, consecutive_failures = $3,
+              active = NOT $4, disabled_reason = CASE WHEN $4 THEN $5 ELSE disabled_reason END,
+              updated_at = CASE WHEN $4 THEN now() ELSE updated_at END
+        WHERE id = $1`,
+      [
+        d.subscriptionId,
+        plan.now,
+        failures,
+        disable,
+        `disabled after ${failures} consecutive failed delivery attempts (last: ${outcome.error ?? 'failed'})`,
+      ],
+    );
+    if (disable) {
+      active = false;
+      disabledSubscription = true;
+    }
+  } else {
+    await c.query(`UPDATE subscriptions SET last_delivery_at = $2 WHERE id = $1`, [d.subscriptionId, plan.now]);
+  }
+
+  let status: 'pending' | 'success' | 'failed';
+  let nextAttemptAt: Date | null = null;
+  let error = outcome.error;
+  if (outcome.ok) status = 'success';
+  else if (!active) {
+    status = 'failed';
+    if (d.attempt < plan.maxAttempts) error = `${outcome.error ?? 'failed'} (retries stopped: the subscription was disabled)`;
+  } else if (d.attempt >= plan.maxAttempts || plan.nextAttemptAt === null) status = 'failed';
+  else {
+    status = 'pending';
+    nextAttemptAt = plan.nextAttemptAt;
+  }
+  await c.query(
+    `UPDATE deliveries SET status = $2, next_attempt_at = $3, lease_id = NULL, status_code = $4, response_ms = $5, error = $6,
+            updated_at = now()
+      WHERE id = $1`,
+    [d.id, status, nextAttemptAt, outcome.statusCode, outcome.responseMs, error],
+  );
+  if (disabledSubscription) await stopPendingDeliveries(c, d.subscriptionId);
+  return { recorded: true, status, disabledSubscription };
+}
+
+/** A claimed delivery that is not sent (its subscription is off, or its attempts ran out while interrupted). */
+export async function failWithoutSending(c: PoolClient, d: { id: string; leaseId: string; attempt: number }, error: string): Promise<void> {
+  await c.query(
+    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_id = NULL, attempt = $3, error = $4, updated_at = now()
+      WHERE id = $1 AND lease_id = $2`,
+    [d.id, d.leaseId, d.attempt, error],
+  );
+}
