@@ -1,11 +1,10 @@
 /** Shared by the webhook end-to-end tests: a private system whose webhooks service retries in milliseconds. */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { Admin, Api, createDatabase, startSystem, testSystem, type RunningSystem } from '@assay/testkit';
+import { startPrivateSystem, type PrivateSystem } from '@assay/testkit';
+
+export type { PrivateSystem };
 
 const run = promisify(execFile);
 
@@ -17,32 +16,12 @@ export const FAST_WEBHOOKS = {
   WEBHOOK_TIMEOUT_MS: '2000',
 };
 
-export interface PrivateSystem {
-  system: RunningSystem;
-  admin: Admin;
-  api(token: string): Api;
-  stop(): Promise<void>;
-}
-
 /** The whole system on its own database and its own consumer group, so it shares no state with other tests. */
-export async function privateSystem(webhooksEnv: Record<string, string> = {}): Promise<PrivateSystem> {
-  const shared = testSystem();
-  const databaseUrl = await createDatabase(shared.infra.DATABASE_URL, 'assay_webhooks');
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-webhooks-e2e-'));
-  const system = await startSystem({
-    infra: { ...shared.infra, DATABASE_URL: databaseUrl },
-    logDir,
-    logLevel: 'warn',
-    envFor: {
-      webhooks: { ...FAST_WEBHOOKS, WEBHOOK_CONSUMER_GROUP: `webhooks-e2e-${randomBytes(4).toString('hex')}`, ...webhooksEnv },
-    },
+export function privateSystem(webhooksEnv: Record<string, string> = {}): Promise<PrivateSystem> {
+  return startPrivateSystem({
+    name: 'webhooks-e2e',
+    envFor: { webhooks: { ...FAST_WEBHOOKS, WEBHOOK_CONSUMER_GROUP: `webhooks-e2e-${randomBytes(4).toString('hex')}`, ...webhooksEnv } },
   });
-  return {
-    system,
-    admin: new Admin(system.adminUrl, system.internalToken),
-    api: (token) => new Api(system.gatewayUrl, token),
-    stop: () => system.stop(),
-  };
 }
 
 /**

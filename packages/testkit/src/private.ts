@@ -7,7 +7,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testSystem } from './context';
+import { SHARED_GATEWAY_RATE_LIMITS_ENV, testSystem } from './context';
+import { createDatabase } from './databases';
+import { Admin } from './fixtures';
+import { startSystem, type RunningSystem } from './system';
 import { Api } from './http';
 import { componentScript } from './infra';
 import { freePorts } from './ports';
@@ -89,4 +92,31 @@ export async function startPrivateGateway(opts: { name: string; env?: Record<str
     throw err;
   }
   return { url, process: proc, api: (token?: string) => new Api(url, token), stop: async () => void (await proc.stop()) };
+}
+
+export interface PrivateSystem {
+  system: RunningSystem;
+  admin: Admin;
+  api(token?: string): Api;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole system again, on a database of its own, for a test that needs services with other settings
+ * (`envFor`: e.g. webhooks retrying in milliseconds). It shares the test Redis and Kafka, so its gateway gets
+ * the shared gateway's raised rate limits (one address, one Redis: the spec limits are tested elsewhere), and a
+ * consumer that must not split partitions with the shared system needs its own group in `envFor`.
+ */
+export async function startPrivateSystem(opts: { name: string; envFor?: Record<string, Record<string, string>> }): Promise<PrivateSystem> {
+  const shared = testSystem();
+  const databaseUrl = await createDatabase(shared.infra.DATABASE_URL, `assay_${opts.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`);
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `assay-${opts.name}-`));
+  const envFor = { ...opts.envFor, gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV, ...opts.envFor?.gateway } };
+  const system = await startSystem({ infra: { ...shared.infra, DATABASE_URL: databaseUrl }, logDir, logLevel: 'warn', envFor });
+  return {
+    system,
+    admin: new Admin(system.adminUrl, system.internalToken),
+    api: (token) => new Api(system.gatewayUrl, token),
+    stop: () => system.stop(),
+  };
 }
