@@ -5,5 +5,14 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, Pagination } from './envelope';
 import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
+import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSchema } from '../routes/public/manual-test-cases/schemas';
 
-export const componentSchemas: TSchema[] = [ErrorEnvelope, Pagination, SuiteSchema];
+export const componentSchemas: TSchema[] = [
+  ErrorEnvelope,
+  Pagination,
+  SuiteSchema,
+  ClassicStepSchema,
+  GherkinStepSchema,
+  CaseListItemSchema,
+  CaseDetailSchema,
+];
