@@ -6,6 +6,9 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, Pagination } from './envelope';
 import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
 import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSchema } from '../routes/public/manual-test-cases/schemas';
+import { ReleaseSchema } from '../routes/public/releases/schemas';
+import { SessionSchema } from '../routes/public/sessions/schemas';
+import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 
 export const componentSchemas: TSchema[] = [
   ErrorEnvelope,
@@ -15,4 +18,8 @@ export const componentSchemas: TSchema[] = [
   GherkinStepSchema,
   CaseListItemSchema,
   CaseDetailSchema,
+  ReleaseSchema,
+  SessionSchema,
+  ManualRunSchema,
+  RunCaseSchema,
 ];
