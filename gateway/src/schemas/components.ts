@@ -5,6 +5,25 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, Pagination } from './envelope';
 import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
+import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSchema } from '../routes/public/manual-test-cases/schemas';
+import { ReleaseSchema } from '../routes/public/releases/schemas';
+import { SessionSchema } from '../routes/public/sessions/schemas';
+import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '../routes/public/test-runs/schemas';
 
-export const componentSchemas: TSchema[] = [ErrorEnvelope, Pagination, SuiteSchema, TestStatsSchema, TestRunSchema, TestCaseSchema];
+export const componentSchemas: TSchema[] = [
+  ErrorEnvelope,
+  Pagination,
+  SuiteSchema,
+  ClassicStepSchema,
+  GherkinStepSchema,
+  CaseListItemSchema,
+  CaseDetailSchema,
+  ReleaseSchema,
+  SessionSchema,
+  ManualRunSchema,
+  RunCaseSchema,
+  TestStatsSchema,
+  TestRunSchema,
+  TestCaseSchema,
+];

@@ -1,12 +1,24 @@
-/** ManualTestingService suite RPCs: create (depth ≤ 6, root = 1) and list as trees. */
+/** ManualTestingService suite RPCs: create (depth ≤ 6, root = 1), update/move, and list as trees. */
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { SuiteSchema, type ManualTestingService, type Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
-import { validation } from '@assay/errors';
+import { notFound, validation } from '@assay/errors';
 import { requireWriter, type ServiceContext } from '@assay/service-kit';
-import { countRootSuites, findSuite, insertSuite, listSuiteTrees, lockProjectSuites, type SuiteRow } from '../store/suites';
+import {
+  countRootSuites,
+  findSuite,
+  insertSuite,
+  listSuiteTrees,
+  lockProjectSuites,
+  moveSuite,
+  suiteSubtree,
+  updateSuiteText,
+  type SuiteRow,
+} from '../store/suites';
+import { checkLength, checkName, Violations } from '../domain/violations';
+import { authorOf, requireSomeField } from './common';
 
 export const MAX_SUITE_DEPTH = 6;
 export const MAX_SUITE_NAME = 500;
@@ -27,19 +39,19 @@ function toSuite(row: SuiteRow, children: Suite[] = []): Suite {
   });
 }
 
-/** Builds root trees from rows ordered by depth then position. */
-function buildTrees(rows: SuiteRow[]): Suite[] {
+/** Builds trees from rows ordered by depth then position; roots are top-level suites, or `rootId` only. */
+function buildTrees(rows: SuiteRow[], rootId?: string): Suite[] {
   const childrenOf = new Map<string, SuiteRow[]>();
   const roots: SuiteRow[] = [];
   for (const r of rows) {
-    if (r.parentId === null) roots.push(r);
-    else childrenOf.set(r.parentId, [...(childrenOf.get(r.parentId) ?? []), r]);
+    if (rootId !== undefined ? r.id === rootId : r.parentId === null) roots.push(r);
+    else if (r.parentId !== null) childrenOf.set(r.parentId, [...(childrenOf.get(r.parentId) ?? []), r]);
   }
   const build = (r: SuiteRow): Suite => toSuite(r, (childrenOf.get(r.id) ?? []).map(build));
   return roots.map(build);
 }
 
-type SuiteRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSuite' | 'listSuites'>;
+type SuiteRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSuite' | 'listSuites' | 'updateSuite'>;
 
 export function suiteHandlers({ pool }: ServiceContext): SuiteRpcs {
   return {
@@ -77,11 +89,67 @@ export function suiteHandlers({ pool }: ServiceContext): SuiteRpcs {
           name,
           description,
           depth,
-          author: { id: caller.userId, name: caller.userName, email: caller.userEmail },
+          author: authorOf(caller),
         });
         return (await findSuite(c, req.projectId, id))!;
       });
       return { suite: toSuite(row) };
+    },
+
+    async updateSuite(req, ctx: HandlerContext) {
+      const caller = requireWriter(ctx);
+      requireSomeField([req.name, req.description, req.parentSuiteId]);
+      const v = new Violations();
+      if (req.name !== undefined) checkName(req.name, MAX_SUITE_NAME, 'body.name', v);
+      checkLength(req.description, MAX_SUITE_DESCRIPTION, 'body.description', v);
+      v.throwIfAny();
+      const rows = await withTransaction(pool, async (c) => {
+        await lockProjectSuites(c, req.projectId);
+        const suite = await findSuite(c, req.projectId, req.suiteId);
+        if (!suite) throw notFound('Suite');
+        if (req.parentSuiteId !== undefined) {
+          const newParentId = req.parentSuiteId.value ?? null;
+          if (newParentId !== suite.parentId) {
+            const subtree = await suiteSubtree(c, req.projectId, suite.id);
+            let newDepth = 1;
+            if (newParentId !== null) {
+              if (subtree.some((s) => s.id === newParentId)) {
+                throw validation('a suite cannot move under itself or one of its sub-suites', [
+                  { path: 'body.parentSuiteId', message: 'is the suite itself or one of its sub-suites' },
+                ]);
+              }
+              const parent = await findSuite(c, req.projectId, newParentId);
+              if (!parent)
+                throw validation('parentSuiteId names no suite of this project', [
+                  { path: 'body.parentSuiteId', message: 'unknown suite' },
+                ]);
+              newDepth = parent.depth + 1;
+            }
+            const delta = newDepth - suite.depth;
+            const deepest = Math.max(...subtree.map((s) => s.depth)) + delta;
+            if (deepest > MAX_SUITE_DEPTH) {
+              throw validation(`suites nest at most ${MAX_SUITE_DEPTH} levels deep`, [
+                { path: 'body.parentSuiteId', message: `nesting depth would be ${deepest} (max ${MAX_SUITE_DEPTH})` },
+              ]);
+            }
+            await moveSuite(
+              c,
+              suite,
+              newParentId,
+              subtree.map((s) => s.id),
+              delta,
+            );
+          }
+        }
+        await updateSuiteText(c, suite.id, {
+          name: req.name ?? suite.name,
+          description: req.description ?? suite.description,
+          author: authorOf(caller),
+        });
+        return suiteSubtree(c, req.projectId, suite.id);
+      });
+      const [tree] = buildTrees(rows, rows[0]!.id);
+      return { suite: tree };
     },
 
     async listSuites(req) {

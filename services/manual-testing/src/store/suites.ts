@@ -1,5 +1,6 @@
 /** SQL for suites. Every write of a project's suites takes that project's advisory lock (sibling order). */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
+import type { Author } from './common';
 
 export interface SuiteRow {
   id: string;
@@ -12,12 +13,6 @@ export interface SuiteRow {
   position: number;
   lastModifiedBy: { id: string; name: string; email: string } | null;
   updatedAt: Date;
-}
-
-export interface Author {
-  id: string | null;
-  name: string | null;
-  email: string | null;
 }
 
 const SELECT_SUITE = `
@@ -90,4 +85,59 @@ export async function listSuiteTrees(q: Queryable, projectId: string, limit: num
     [projectId, limit, offset],
   );
   return rows.map(toRow);
+}
+
+/** Suites of the project with exactly this name (case-sensitive), in tree order. */
+export async function suitesNamed(q: Queryable, projectId: string, name: string): Promise<SuiteRow[]> {
+  const { rows } = await q.query(`${SELECT_SUITE} WHERE s.project_id = $1 AND s.name = $2 ORDER BY s.depth, s.position`, [projectId, name]);
+  return rows.map(toRow);
+}
+
+/** A suite and every suite below it, in display order. */
+export async function suiteSubtree(q: Queryable, projectId: string, id: string): Promise<SuiteRow[]> {
+  const { rows } = await q.query(
+    `WITH RECURSIVE tree AS (
+        SELECT id FROM suites WHERE project_id = $1 AND id = $2
+        UNION ALL
+        SELECT s.id FROM suites s JOIN tree t ON s.parent_id = t.id
+     )
+     ${SELECT_SUITE} WHERE s.id IN (SELECT id FROM tree) ORDER BY s.depth, s.position, s.created_at`,
+    [projectId, id],
+  );
+  return rows.map(toRow);
+}
+
+export async function updateSuiteText(c: PoolClient, id: string, s: { name: string; description: string; author: Author }): Promise<void> {
+  await c.query(
+    `UPDATE suites SET name = $2, description = $3, last_modified_by_id = $4, last_modified_by_name = $5,
+                       last_modified_by_email = $6, updated_at = now()
+      WHERE id = $1`,
+    [id, s.name, s.description, s.author.id, s.author.name, s.author.email],
+  );
+}
+
+/**
+ * Moves a suite (and its subtree) to the end of `newParentId`'s children (null: the top level), shifting
+ * every depth of the subtree by `depthDelta` and closing the gap it leaves among its old siblings.
+ */
+export async function moveSuite(
+  c: PoolClient,
+  suite: SuiteRow,
+  newParentId: string | null,
+  subtreeIds: string[],
+  depthDelta: number,
+): Promise<void> {
+  await c.query(
+    `UPDATE suites SET position = position - 1
+      WHERE project_id = $1 AND parent_id IS NOT DISTINCT FROM $2 AND position > $3`,
+    [suite.projectId, suite.parentId, suite.position],
+  );
+  await c.query(
+    `UPDATE suites SET parent_id = $3,
+            position = (SELECT coalesce(max(position), 0) + 1 FROM suites
+                         WHERE project_id = $2 AND parent_id IS NOT DISTINCT FROM $3 AND id <> $1)
+      WHERE id = $1`,
+    [suite.id, suite.projectId, newParentId],
+  );
+  if (depthDelta !== 0) await c.query(`UPDATE suites SET depth = depth + $2 WHERE id = ANY($1)`, [subtreeIds, depthDelta]);
 }

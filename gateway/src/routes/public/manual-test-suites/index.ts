@@ -1,9 +1,17 @@
-/** Manual test suites: create (spec §4.4) and list as a tree (spec §2.4). */
+/** Manual test suites: create (spec §4.4), update/move (CONTRACT §2) and list as a tree (spec §2.4). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '../../../schemas/envelope';
 import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { CreateSuiteBody, SuiteSchema, suiteToJson, type CreateSuiteBodyValue } from './schemas';
+import { nullableString } from '../../../schemas/manual-testing';
+import {
+  CreateSuiteBody,
+  SuiteSchema,
+  suiteToJson,
+  UpdateSuiteBody,
+  type CreateSuiteBodyValue,
+  type UpdateSuiteBodyValue,
+} from './schemas';
 
 const ProjectParams = Type.Object({ projectId: Type.String() });
 
@@ -28,6 +36,34 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
         request.callOptions(),
       );
       reply.code(201);
+      return ok(suiteToJson(res.suite!));
+    },
+  );
+
+  app.patch(
+    '/:projectId/manual-test-suites/:suiteId',
+    {
+      schema: {
+        tags: ['Manual Tests'],
+        summary: 'Rename, describe or move a manual test suite',
+        params: Type.Object({ projectId: Type.String(), suiteId: Type.String() }),
+        body: UpdateSuiteBody,
+        response: { 200: Ok(Type.Ref(SuiteSchema)) },
+      },
+    },
+    async (request) => {
+      const { projectId, suiteId } = request.params as { projectId: string; suiteId: string };
+      const body = request.body as UpdateSuiteBodyValue;
+      const res = await app.services.manualTesting.updateSuite(
+        {
+          projectId,
+          suiteId,
+          name: body.name,
+          description: body.description,
+          parentSuiteId: nullableString(body.parentSuiteId),
+        },
+        request.callOptions(),
+      );
       return ok(suiteToJson(res.suite!));
     },
   );

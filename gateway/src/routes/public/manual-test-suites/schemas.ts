@@ -35,6 +35,20 @@ export const CreateSuiteBody = Type.Object(
 );
 export type CreateSuiteBodyValue = Static<typeof CreateSuiteBody>;
 
+export const UpdateSuiteBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' })),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    parentSuiteId: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], {
+        description: 'move under this suite (depth of the moved subtree ≤ 6); null moves it to the top level',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateSuiteBodyValue = Static<typeof UpdateSuiteBody>;
+
 export function suiteToJson(s: Suite): SuiteJson {
   return {
     _id: s.id,

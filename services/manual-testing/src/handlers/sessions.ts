@@ -1,0 +1,160 @@
+/**
+ * ManualTestingService exploratory session RPCs: create, update (`status: closed` closes the session and the
+ * other fields of the same request are applied too), get, list.
+ */
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { SessionSchema, type ManualTestingService, type Session } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { withTransaction, type PoolClient } from '@assay/db';
+import { notFound } from '@assay/errors';
+import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { findSession, insertSession, listSessions, updateSession, type SessionFields, type SessionRow } from '../store/sessions';
+import { findRelease } from '../store/releases';
+import { paging } from '../store/common';
+import type { Members } from '../identity';
+import { sanitizeRichHtml } from '../domain/html';
+import { MAX_RECORD_NAME, parseLinkedIssues, resolveMembers } from '../domain/records';
+import { checkName, invalid, Violations } from '../domain/violations';
+import { authorOf, member, requireSomeField, ts, userRef } from './common';
+
+export function toSession(r: SessionRow): Session {
+  return create(SessionSchema, {
+    id: r.id,
+    name: r.name,
+    mission: r.mission,
+    sessionType: r.sessionType ?? undefined,
+    config: r.config ?? undefined,
+    environment: r.environment ?? undefined,
+    releaseId: r.releaseId ?? undefined,
+    assignee: member(r.assignee),
+    state: r.state ?? undefined,
+    estimate: r.estimate ?? undefined,
+    tags: r.tags,
+    linkedIssues: r.linkedIssues,
+    status: r.status,
+    closedAt: ts(r.closedAt),
+    lastModifiedBy: userRef(r.lastModifiedBy),
+    createdAt: ts(r.createdAt),
+    updatedAt: ts(r.updatedAt),
+  });
+}
+
+function checkEstimate(estimate: number | undefined, v: Violations): void {
+  if (estimate !== undefined && (!Number.isInteger(estimate) || estimate < 0))
+    v.add('body.estimate', 'must be a whole number of minutes, 0 or more');
+}
+
+/** A release reference of a body: must name a release of the project. */
+export async function checkReleaseRef(c: PoolClient, projectId: string, releaseId: string | null): Promise<void> {
+  if (releaseId !== null && !(await findRelease(c, projectId, releaseId))) invalid('body.releaseId', 'names no release of this project');
+}
+
+const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
+
+type SessionRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSession' | 'updateSession' | 'getSession' | 'listSessions'>;
+
+export function sessionHandlers({ pool }: ServiceContext, members: Members): SessionRpcs {
+  return {
+    async createSession(req, ctx: HandlerContext) {
+      const caller = requireWriter(ctx);
+      const v = new Violations();
+      checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
+      checkEstimate(req.estimate, v);
+      const assignee =
+        req.assigneeUserId !== undefined
+          ? ((await resolveMembers(members, caller.orgId, [req.assigneeUserId], 'body.assigneeUserId', v, true))[0] ?? null)
+          : null;
+      const fields: SessionFields = {
+        name: req.name,
+        mission: sanitizeRichHtml(req.mission ?? ''),
+        sessionType: req.sessionType ?? null,
+        config: req.config ?? null,
+        environment: req.environment ?? null,
+        releaseId: req.releaseId ?? null,
+        assignee,
+        state: req.state ?? null,
+        estimate: req.estimate ?? null,
+        tags: cleanTags(req.tags),
+        linkedIssues: parseLinkedIssues(req.linkedIssues, 'body.linkedIssues', v),
+        status: 'open',
+        closedAt: null,
+      };
+      v.throwIfAny();
+      const row = await withTransaction(pool, async (c) => {
+        await checkReleaseRef(c, req.projectId, fields.releaseId);
+        const id = await insertSession(c, req.projectId, fields, authorOf(caller));
+        return (await findSession(c, req.projectId, id))!;
+      });
+      return { session: toSession(row) };
+    },
+
+    async updateSession(req, ctx: HandlerContext) {
+      const caller = requireWriter(ctx);
+      requireSomeField([
+        req.name,
+        req.mission,
+        req.sessionType,
+        req.config,
+        req.environment,
+        req.releaseId,
+        req.assigneeUserId,
+        req.state,
+        req.estimate,
+        req.tags,
+        req.linkedIssues,
+        req.status,
+      ]);
+      const v = new Violations();
+      if (req.name !== undefined) checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
+      checkEstimate(req.estimate, v);
+      if (req.status !== undefined && req.status !== 'closed') v.add('body.status', 'must be closed (closing is the only status change)');
+      let assignee: SessionFields['assignee'] | undefined;
+      if (req.assigneeUserId !== undefined) {
+        const ref = req.assigneeUserId.value;
+        assignee =
+          ref === undefined ? null : ((await resolveMembers(members, caller.orgId, [ref], 'body.assigneeUserId', v, true))[0] ?? null);
+      }
+      const linkedIssues = req.linkedIssues ? parseLinkedIssues(req.linkedIssues.issues, 'body.linkedIssues', v) : undefined;
+      v.throwIfAny();
+      const row = await withTransaction(pool, async (c) => {
+        const current = await findSession(c, req.projectId, req.sessionId, true);
+        if (!current) throw notFound('Session');
+        const f: SessionFields = { ...current };
+        if (req.name !== undefined) f.name = req.name;
+        if (req.mission !== undefined) f.mission = sanitizeRichHtml(req.mission);
+        if (req.sessionType !== undefined) f.sessionType = req.sessionType;
+        if (req.config !== undefined) f.config = req.config;
+        if (req.environment !== undefined) f.environment = req.environment;
+        if (req.releaseId !== undefined) {
+          f.releaseId = req.releaseId.value ?? null;
+          await checkReleaseRef(c, req.projectId, f.releaseId);
+        }
+        if (assignee !== undefined) f.assignee = assignee;
+        if (req.state !== undefined) f.state = req.state;
+        if (req.estimate !== undefined) f.estimate = req.estimate;
+        if (req.tags !== undefined) f.tags = cleanTags(req.tags.values);
+        if (linkedIssues !== undefined) f.linkedIssues = linkedIssues;
+        if (req.status === 'closed' && current.status !== 'closed') {
+          f.status = 'closed';
+          f.closedAt = new Date();
+        }
+        await updateSession(c, current.id, f, authorOf(caller));
+        return (await findSession(c, req.projectId, current.id))!;
+      });
+      return { session: toSession(row) };
+    },
+
+    async getSession(req) {
+      const row = await findSession(pool, req.projectId, req.sessionId);
+      if (!row) throw notFound('Session');
+      return { session: toSession(row) };
+    },
+
+    async listSessions(req) {
+      const p = paging(req.page);
+      if (req.status !== undefined && req.status !== 'open' && req.status !== 'closed') invalid('query.status', 'must be open or closed');
+      const { rows, total } = await listSessions(pool, req.projectId, { status: req.status }, p.limit, p.offset);
+      return { sessions: rows.map(toSession), page: { page: p.page, limit: p.limit, total: BigInt(total) } };
+    },
+  };
+}
