@@ -10,9 +10,7 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@assay/proto/grpc/health/v1/health_pb';
 import { createLogger, type Logger } from '@assay/logger';
 import { createPool, migrate } from '@assay/db';
-import { createMetrics, createRpcClient, internalAuthServerInterceptor } from '@assay/service-kit';
-import { toConnectError } from '@assay/errors';
-import type { Interceptor } from '@connectrpc/connect';
+import { createMetrics, createRpcClient, errorAndAccessLogInterceptor, internalAuthServerInterceptor } from '@assay/service-kit';
 import { buildApp } from './app';
 import type { GatewayConfig } from './config';
 import { IdentityStore } from './identity/store';
@@ -32,18 +30,6 @@ export interface RunningGateway {
 
 export const IDENTITY_SCHEMA = 'identity';
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
-
-function errorInterceptor(logger: Logger): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      if (!(err instanceof Error && (err.name === 'AppError' || err.name === 'ConnectError')))
-        logger.error({ err, method: req.method.name }, 'admin RPC failed');
-      throw toConnectError(err);
-    }
-  };
-}
 
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
@@ -82,7 +68,11 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const adminServer = http2.createServer(
     connectNodeAdapter({
       routes: (router) => adminRoutes(router, { store, auth: authenticator }),
-      interceptors: [errorInterceptor(logger), metrics.rpcInterceptor, internalAuthServerInterceptor(config.INTERNAL_AUTH_TOKEN)],
+      interceptors: [
+        errorAndAccessLogInterceptor(logger),
+        metrics.rpcInterceptor,
+        internalAuthServerInterceptor(config.INTERNAL_AUTH_TOKEN),
+      ],
     }),
   );
   await new Promise<void>((resolve, reject) => {

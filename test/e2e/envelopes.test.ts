@@ -160,6 +160,7 @@ describe('request id propagation', () => {
     let serviceLines: any[] = [];
     for (let i = 0; i < 50 && serviceLines.length === 0; i++) {
       serviceLines = logOf('manual-testing')
+        .filter((l) => l.startsWith('{')) // pino lines (Node may print a warning of its own)
         .map((l) => JSON.parse(l))
         .filter((l) => l.reqId === id);
       if (serviceLines.length === 0) await new Promise((r) => setTimeout(r, 100));
@@ -175,5 +176,22 @@ describe('request id propagation', () => {
     expect(gatewayLines.length).toBeGreaterThan(0);
     // and no secret in any log line
     expect(logOf('gateway').some((l) => l.includes(t.token))).toBe(false);
+  });
+});
+
+describe('input Postgres cannot store', () => {
+  it('answers 400 VALIDATION_ERROR (not 500) for a NUL character in a body text, a query value or a path id', async () => {
+    const body = await testApi(t.token).post(`/${t.projectId}/manual-test-suites`, { name: 'zero-byte\u0000suite' });
+    expect(body.status).toBe(400);
+    expectEnvelope(body.body, 'VALIDATION_ERROR');
+    const query = await testApi(t.token).get(`/${t.projectId}/manual-test-cases?search=a%00b`);
+    expect(query.status).toBe(400);
+    expectEnvelope(query.body, 'VALIDATION_ERROR');
+    const path = await testApi(t.token).get(`/${t.projectId.slice(0, 10)}%00/token-info`);
+    expect(path.status).toBe(404);
+    expectEnvelope(path.body, 'NOT_FOUND');
+    // and nothing was written
+    const list = await testApi(t.token).get(`/${t.projectId}/manual-test-suites?limit=100`);
+    expect(JSON.stringify(list.body)).not.toContain('zero-byte');
   });
 });

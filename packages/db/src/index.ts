@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { Logger } from '@assay/logger';
+import { AppError } from '@assay/errors';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -134,3 +135,25 @@ export function newId(): string {
 }
 
 export const ID_PATTERN = /^[0-9a-f]{24}$/;
+
+/**
+ * Postgres refusals caused by the caller's input (a NUL character in a text, a number out of range, a value
+ * that does not parse), as 400 VALIDATION_ERROR; undefined for anything else (a real server error).
+ * SQLSTATE class 22 is "data exception".
+ */
+const INPUT_ERRORS: Record<string, string> = {
+  '22021': 'a text contains a character that cannot be stored (such as NUL)',
+  '22P05': 'a text contains a character that cannot be stored',
+  '22001': 'a value is too long',
+  '22003': 'a number is out of range',
+  '22P02': 'a value has the wrong format',
+  '22007': 'a date or time has the wrong format',
+  '22008': 'a date or time is out of range',
+};
+
+export function fromDatabaseError(err: unknown): AppError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(code in INPUT_ERRORS) || !(err instanceof Error)) return undefined;
+  const message = INPUT_ERRORS[code]!;
+  return new AppError('VALIDATION_ERROR', `The request is invalid: ${message}`, { details: [{ path: 'body', message }], cause: err });
+}

@@ -105,18 +105,16 @@ export function registerHealth(router: ConnectRouter, monitor: HealthMonitor, se
       yield statusOf(monitor);
       while (!ctx.signal.aborted) {
         const changed = await new Promise<boolean>((resolve) => {
+          const onAbort = () => {
+            off();
+            resolve(false);
+          };
           const off = monitor.onChange(() => {
             off();
+            ctx.signal.removeEventListener('abort', onAbort);
             resolve(true);
           });
-          ctx.signal.addEventListener(
-            'abort',
-            () => {
-              off();
-              resolve(false);
-            },
-            { once: true },
-          );
+          ctx.signal.addEventListener('abort', onAbort, { once: true });
         });
         if (!changed) return;
         yield statusOf(monitor);

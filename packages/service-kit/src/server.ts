@@ -5,6 +5,7 @@
  * SIGTERM/SIGINT: report NOT_SERVING, stop accepting calls, let in-flight calls finish (bounded by
  * SHUTDOWN_GRACE_MS), stop workers and consumers (they commit what they handled), close pools, exit 0.
  */
+import { setMaxListeners } from 'node:events';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +14,7 @@ import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ConfigError } from '@assay/config';
 import { createLogger, runWithRequestId, sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
-import { createPool, migrate, ping, type Pool } from '@assay/db';
+import { createPool, fromDatabaseError, migrate, ping, type Pool } from '@assay/db';
 import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
@@ -89,8 +90,11 @@ function requestContextInterceptor(): Interceptor {
   };
 }
 
-/** One access-log line per RPC (method, outcome, duration); the request id comes from the log mixin. */
-function errorAndAccessLogInterceptor(logger: Logger): Interceptor {
+/**
+ * Errors and the access log of every Connect server: one log line per RPC (method, outcome, duration; the
+ * request id comes from the log mixin), and any thrown value mapped to a ConnectError with its reason.
+ */
+export function errorAndAccessLogInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
     const method = `${req.service.typeName}/${req.method.name}`;
     const started = performance.now();
@@ -100,7 +104,8 @@ function errorAndAccessLogInterceptor(logger: Logger): Interceptor {
       // Probes would drown the log.
       if (req.service.typeName !== 'grpc.health.v1.Health') logger.info(done('ok'), 'rpc');
       return res;
-    } catch (err) {
+    } catch (thrown) {
+      const err = fromDatabaseError(thrown) ?? thrown;
       if (isAppError(err)) logger.info({ ...done(err.reason), detail: err.message }, 'rpc');
       else if (err instanceof Error && err.name === 'ConnectError') logger.info(done('connect-error'), 'rpc');
       else logger.error({ ...done('INTERNAL_ERROR'), err }, 'unhandled error in RPC handler');
@@ -149,6 +154,8 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
     }
   };
   const shutdownController = new AbortController();
+  // Every in-flight call listens on this one signal: many concurrent calls are normal, not a leak.
+  setMaxListeners(0, shutdownController.signal);
   const handler = connectNodeAdapter({
     routes: (router) => {
       registerHealth(router, health, [def.name]);

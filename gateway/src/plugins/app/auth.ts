@@ -12,6 +12,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
+import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
 import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator } from '../../identity/authenticator';
@@ -107,7 +108,8 @@ export const authorizePlugin = fp(
       const mode = request.routeOptions.config.auth;
       if (!auth || (mode !== 'project' && mode !== 'upload-key')) return;
       const projectId = mode === 'upload-key' ? (auth.token.projectId ?? '') : ((request.params as { projectId?: string }).projectId ?? '');
-      const project = await opts.authenticator.projectAccess(auth, projectId);
+      // Not an id at all: no lookup needed to know the token does not cover it.
+      const project = ID_PATTERN.test(projectId) ? await opts.authenticator.projectAccess(auth, projectId) : undefined;
       if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
       auth.project = project;
       auth.principal = {

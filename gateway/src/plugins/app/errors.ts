@@ -8,6 +8,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConnectError } from '@connectrpc/connect';
 import { AppError, fromConnectError, toEnvelope, type Violation } from '@assay/errors';
+import { fromDatabaseError } from '@assay/db';
 
 interface AjvIssue {
   instancePath: string;
@@ -59,6 +60,8 @@ function validationToAppError(err: FastifyError & { validation: AjvIssue[]; vali
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ConnectError) return fromConnectError(err);
+  const fromDb = fromDatabaseError(err);
+  if (fromDb) return fromDb;
   const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) return validationToAppError(fe as FastifyError & { validation: AjvIssue[] });
   switch (fe?.code) {
