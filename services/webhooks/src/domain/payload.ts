@@ -3,7 +3,7 @@
  * CONTRACT §7: `{id, event, eventName, createdAt, projectId, data: {run: TestRunListItem}}`. The body is
  * serialized once, when the delivery rows are created, and every attempt sends those exact bytes.
  */
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { isoOrNull, runSnapshotToJson } from '@assay/api-shapes';
 import { RunEventType, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { EVENT_NAMES, type EventType } from './rules';
 
@@ -19,46 +19,14 @@ export function hasFailures(e: RunLifecycleEvent): boolean {
   return (s?.failed ?? 0) > 0 || (s?.timedOut ?? 0) > 0;
 }
 
-const iso = (t: Timestamp | undefined): string | null => (t ? timestampDate(t).toISOString() : null);
-
 export function buildPayload(e: RunLifecycleEvent, event: EventType): string {
-  const run = e.run;
-  const s = run?.testStats;
-  const git = run?.git;
   const body = {
     id: e.eventId,
     event,
     eventName: EVENT_NAMES[event],
-    createdAt: iso(e.occurredAt) ?? new Date().toISOString(),
+    createdAt: isoOrNull(e.occurredAt) ?? new Date().toISOString(),
     projectId: e.projectId,
-    data: {
-      run: {
-        id: run?.id ?? '',
-        counter: Number(run?.counter ?? 0),
-        status: run?.status ?? '',
-        startTime: iso(run?.startTime),
-        endTime: iso(run?.endTime),
-        duration: Number(run?.duration ?? 0),
-        testStats: {
-          total: s?.total ?? 0,
-          passed: s?.passed ?? 0,
-          failed: s?.failed ?? 0,
-          skipped: s?.skipped ?? 0,
-          flaky: s?.flaky ?? 0,
-          timedOut: s?.timedOut ?? 0,
-          totalAttempts: s?.totalAttempts ?? 0,
-          retriedTests: s?.retriedTests ?? 0,
-        },
-        metadata: {
-          git: {
-            branch: git?.branch ?? '',
-            environment: git?.environment ?? '',
-            commit: { hash: git?.commit?.hash ?? '', message: git?.commit?.message ?? '', author: git?.commit?.author ?? '' },
-          },
-        },
-        url: run?.url ?? '',
-      },
-    },
+    data: { run: e.run ? runSnapshotToJson(e.run) : null },
   };
   return JSON.stringify(body);
 }

@@ -8,7 +8,8 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AppError } from '@assay/errors';
 import { Ok, OkPage, ok } from '../../../schemas/envelope';
 import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { runToJson, TestCaseSchema, TestRunDetailSchema, TestRunSchema } from './schemas';
+import { runSnapshotToJson } from '@assay/api-shapes';
+import { TestCaseSchema, TestRunDetailSchema, TestRunSchema } from './schemas';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const INCLUDES = ['errors', 'coverage', 'specs', 'artifacts', 'all'];
@@ -78,7 +79,7 @@ export default async function testRunRoutes(app: FastifyInstance) {
         },
         request.callOptions(),
       );
-      return page(res.runs.map(runToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.runs.map(runSnapshotToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -98,7 +99,7 @@ export default async function testRunRoutes(app: FastifyInstance) {
       const { projectId, runId } = request.params as { projectId: string; runId: string };
       const include = parseInclude((request.query as { include?: string }).include, INCLUDES);
       const res = await app.services.runs.getRun({ projectId, runId, include }, request.callOptions());
-      return ok({ ...runToJson(res.run!), ...(res.detail ?? {}) });
+      return ok({ ...runSnapshotToJson(res.run!), ...(res.detail ?? {}) });
     },
   );
 

@@ -1,7 +1,5 @@
 /** Spec §2.5 TestRunListItem / TestRunDetail, mapped from the runs service's RunSnapshot. */
-import { Type, type Static } from '@sinclair/typebox';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { Type } from '@sinclair/typebox';
 
 export const TestStatsSchema = Type.Object(
   {
@@ -37,7 +35,6 @@ export const TestRunSchema = Type.Object(
   },
   { $id: 'TestRunListItem', title: 'TestRunListItem' },
 );
-export type TestRunJson = Static<typeof TestRunSchema>;
 
 const Free = Type.Object({}, { additionalProperties: true });
 export const TestRunDetailSchema = Type.Composite(
@@ -111,38 +108,6 @@ export const TestRunDetailSchema = Type.Composite(
   ],
   { title: 'TestRunDetail' },
 );
-
-const iso = (t: Parameters<typeof timestampDate>[0] | undefined) => (t ? timestampDate(t).toISOString() : null);
-
-export function runToJson(r: RunSnapshot): TestRunJson {
-  const s = r.testStats;
-  return {
-    id: r.id,
-    counter: Number(r.counter),
-    status: r.status as TestRunJson['status'],
-    startTime: iso(r.startTime) ?? new Date(0).toISOString(),
-    endTime: iso(r.endTime),
-    duration: Number(r.duration),
-    testStats: {
-      total: s?.total ?? 0,
-      passed: s?.passed ?? 0,
-      failed: s?.failed ?? 0,
-      skipped: s?.skipped ?? 0,
-      flaky: s?.flaky ?? 0,
-      timedOut: s?.timedOut ?? 0,
-      totalAttempts: s?.totalAttempts ?? 0,
-      retriedTests: s?.retriedTests ?? 0,
-    },
-    metadata: {
-      git: {
-        branch: r.git?.branch ?? '',
-        environment: r.git?.environment ?? '',
-        commit: { hash: r.git?.commit?.hash ?? '', message: r.git?.commit?.message ?? '', author: r.git?.commit?.author ?? '' },
-      },
-    },
-    url: r.url,
-  };
-}
 
 export const TestCaseSchema = Type.Object(
   {
