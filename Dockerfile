@@ -1,6 +1,8 @@
-# Assay gateway (public HTTP API). Build context = the repository root:
-#   docker build -f gateway/Dockerfile -t assay/gateway .
-# All six Dockerfiles (gateway/, services/*/) are the same but for WORKSPACE and EXPOSE.
+# One image recipe for every process of Assay: the workspace to package is a build argument.
+#   docker build --build-arg WORKSPACE=services/runs -t assay/runs .
+#   docker build --build-arg WORKSPACE=gateway -t assay/gateway .
+# (One parameterized file instead of one per service: the recipes were identical but for that argument, so
+# a fix lands once. skaffold.yaml passes WORKSPACE per artifact.)
 # Needs BuildKit (RUN --mount caches), the default builder since Docker 23.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -23,8 +25,9 @@ COPY . .
 RUN npm run build
 # What the runtime needs of this workspace and of packages/*: package.json, dist/, and the SQL
 # migrations (tsc does not copy them), wherever a workspace keeps them.
-ARG WORKSPACE=gateway
-RUN set -eu; mkdir -p /out; \
+ARG WORKSPACE
+RUN set -eu; [ -n "$WORKSPACE" ] || { echo "--build-arg WORKSPACE=gateway|services/<name> is required" >&2; exit 1; }; \
+    mkdir -p /out; \
     for d in packages/* "$WORKSPACE"; do \
       [ -f "$d/package.json" ] || continue; \
       mkdir -p "/out/$d"; cp "$d/package.json" "/out/$d/"; \
@@ -37,7 +40,7 @@ RUN set -eu; mkdir -p /out; \
 
 # ---- runtime: production dependencies of this workspace only, the compiled code, non-root user
 FROM ${NODE_IMAGE} AS runtime
-ARG WORKSPACE=gateway
+ARG WORKSPACE
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=manifests /out/ ./
@@ -47,6 +50,7 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY --from=build /out/ ./
 WORKDIR /app/$WORKSPACE
 USER node
-# PORT (public HTTP), ADMIN_PORT (Connect admin RPC, h2c) and METRICS_PORT (/metrics) defaults; the chart sets 8080/7000/9000.
-EXPOSE 8080 7200 9200
+# The chart's container ports: services RPC_PORT 7000 (Connect/gRPC, h2c) and HTTP_PORT 9000 (/metrics,
+# internal HTTP); the gateway PORT 8080 (public), ADMIN_PORT 7000 and METRICS_PORT 9000.
+EXPOSE 7000 8080 9000
 CMD ["node", "dist/main.js"]
