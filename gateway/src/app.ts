@@ -86,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(idempotencyPlugin, {
     redis: deps.redis,
     ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+    streamedBodyLimit: config.INGEST_BODY_LIMIT_BYTES,
     leaseMs: deps.idempotencyLeaseMs,
   });
 

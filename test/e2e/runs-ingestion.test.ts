@@ -330,6 +330,31 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     expect((await ingest(t.token, `/${t.projectId}/runs`, { nope: 1 })).body.error.details[0].path).toBe('body.nope');
   });
 
+  it('honours Idempotency-Key on ingestion creates whose bodies stream through the gateway', async () => {
+    const key1 = `start-${Date.now()}`;
+    const body = { metadata, totalTests: 3 };
+    const first = await ingest(t.token, `/${t.projectId}/runs`, body, { 'idempotency-key': key1 });
+    expect(first.status).toBe(201);
+    const again = await ingest(t.token, `/${t.projectId}/runs`, body, { 'idempotency-key': key1 });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body); // the same run, not a second one
+    const other = await ingest(t.token, `/${t.projectId}/runs`, { ...body, totalTests: 4 }, { 'idempotency-key': key1 });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    const runs = (await testApi(t.token).get(`/${t.projectId}/test-runs?limit=100`)).body.data.filter(
+      (r: any) => r.id === first.body.data.runId,
+    );
+    expect(runs).toHaveLength(1);
+    // a one-shot report too: the retry answers the original run
+    const key2 = `report-${Date.now()}`;
+    const up1 = await ingest(key, `/${t.projectId}/playwright`, { ...report.json, metadata }, { 'idempotency-key': key2 });
+    const up2 = await ingest(key, `/${t.projectId}/playwright`, { ...report.json, metadata }, { 'idempotency-key': key2 });
+    expect(up1.status).toBe(201);
+    expect(up2.headers.get('idempotent-replayed')).toBe('true');
+    expect(up2.body.data.runId).toBe(up1.body.data.runId);
+  });
+
   it('documents the ingestion routes in OpenAPI and reaches the runs service from /readyz', async () => {
     const doc = (await testApi().get('/api/v1/public/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(

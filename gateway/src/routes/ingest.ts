@@ -77,7 +77,10 @@ async function forward(request: FastifyRequest, target: string, opts: IngestOpti
         if (seen > opts.bodyLimit) {
           tooLarge = true;
           cb(new Error('body over the limit'));
-        } else cb(null, chunk);
+        } else {
+          request.streamedBodyHash?.update(chunk); // fingerprint for Idempotency-Key (idempotency plugin)
+          cb(null, chunk);
+        }
       },
     });
     request.raw.on('error', (err) => limiter.destroy(err));

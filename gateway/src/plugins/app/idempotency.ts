@@ -15,8 +15,14 @@
  * longer than 255 characters (or empty) → 400 VALIDATION_ERROR through the route's header schema.
  * Every write to the record is a compare-and-set on the pending value, so a request whose lease expired can
  * never overwrite the record of the request that took the key after it.
+ *
+ * Bodies the gateway streams to a service without reading them as JSON (ingestion) are fingerprinted as they
+ * stream: the request that takes the key hashes its body on the way through (`streamedBodyHash`, fed by the
+ * forwarder) and stores that fingerprint with its answer; a request that finds a finished record reads its
+ * own body into the hash (it is not forwarded) and compares. The fingerprint is the same SHA-256 of the query
+ * string, a newline and the body bytes either way.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -76,6 +82,11 @@ declare module 'fastify' {
     /** The raw JSON body text of idempotent routes (for the fingerprint). */
     rawBody?: string;
     idempotency?: Held;
+    /**
+     * Set when this request holds an idempotency key and its body streams through unread: whoever consumes
+     * the body (the ingestion forwarder) feeds every chunk to it.
+     */
+    streamedBodyHash?: Hash;
   }
 }
 
@@ -84,6 +95,20 @@ const FINISH = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) return 1 end return 0`;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** Marks the pending record of a streamed body: its fingerprint is known only once the body has gone through. */
+const STREAMING = 'streaming';
+
+/** The fingerprint of a body read here (not forwarded): SHA-256 of the query, a newline and the bytes. */
+async function hashBody(request: FastifyRequest, query: string, limit: number): Promise<string> {
+  const hash = createHash('sha256').update(`${query}\n`);
+  let seen = 0;
+  for await (const chunk of request.raw) {
+    seen += (chunk as Buffer).length;
+    if (seen > limit) throw new AppError('PAYLOAD_TOO_LARGE');
+    hash.update(chunk as Buffer);
+  }
+  return hash.digest('hex');
+}
 
 /** The canonical path of a request: the /api/public/v1 alias is the same route as /api/v1/public. */
 function canonicalPath(url: string): string {
@@ -117,12 +142,16 @@ function declareHeader(route: RouteOptions): void {
 }
 
 export default fp(
-  async function idempotencyPlugin(app: FastifyInstance, opts: { redis: Redis; ttlSeconds: number; leaseMs?: number }) {
+  async function idempotencyPlugin(
+    app: FastifyInstance,
+    opts: { redis: Redis; ttlSeconds: number; leaseMs?: number; streamedBodyLimit: number },
+  ) {
     const { redis, ttlSeconds } = opts;
     const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
 
     app.decorateRequest('rawBody', undefined);
     app.decorateRequest('idempotency', undefined);
+    app.decorateRequest('streamedBodyHash', undefined);
 
     app.addHook('onRoute', (route) => {
       const idempotent = isIdempotentRoute(route);
@@ -138,13 +167,20 @@ export default fp(
       parseJson(request, body as string, done);
     });
 
-    const settle = async (request: FastifyRequest, outcome: { status: number; headers: Record<string, string>; body: string } | null) => {
+    const settle = async (request: FastifyRequest, answer: { status: number; headers: Record<string, string>; body: string } | null) => {
+      let outcome = answer;
       const held = request.idempotency;
       if (!held || held.settled) return;
       held.settled = true;
       try {
+        let fingerprint = (JSON.parse(held.pending) as PendingRecord).fp;
+        if (fingerprint === STREAMING) {
+          // Only a body that went through whole has a fingerprint worth keeping; otherwise release the key.
+          fingerprint = request.raw.readableEnded ? request.streamedBodyHash!.digest('hex') : '';
+          if (!fingerprint) outcome = null;
+        }
         if (outcome) {
-          const record: DoneRecord = { state: 'done', fp: (JSON.parse(held.pending) as PendingRecord).fp, ...outcome };
+          const record: DoneRecord = { state: 'done', fp: fingerprint, ...outcome };
           await redis.eval(FINISH, 1, held.redisKey, held.pending, JSON.stringify(record), String(ttlSeconds));
         } else {
           await redis.eval(RELEASE, 1, held.redisKey, held.pending);
@@ -168,16 +204,11 @@ export default fp(
       const tokenId = request.auth?.token.id;
       if (!tokenId) return; // no caller to scope the key to (unauthenticated routes): no deduplication
       const hasBody = (request.headers['content-length'] ?? '0') !== '0' || request.headers['transfer-encoding'] !== undefined;
-      if (hasBody && request.rawBody === undefined) {
-        // A body the gateway did not read as JSON (streamed through to a service): without its bytes there is
-        // no fingerprint, so no deduplication rather than a wrong replay.
-        request.log.warn('Idempotency-Key ignored: the body is not JSON read by the gateway');
-        return;
-      }
+      const streamed = hasBody && request.rawBody === undefined;
       const path = canonicalPath(request.url);
       const redisKey = `assay:idem:${tokenId}:${sha256(`${request.method} ${path}\n${key}`)}`;
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      const fingerprint = sha256(`${query}\n${request.rawBody ?? ''}`);
+      let fingerprint = streamed ? STREAMING : sha256(`${query}\n${request.rawBody ?? ''}`);
       const pending = JSON.stringify({ state: 'pending', fp: fingerprint, owner: randomUUID() } satisfies PendingRecord);
 
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -185,6 +216,7 @@ export default fp(
         try {
           if ((await redis.set(redisKey, pending, 'PX', leaseMs, 'NX')) === 'OK') {
             request.idempotency = { redisKey, pending, settled: false };
+            if (streamed) request.streamedBodyHash = createHash('sha256').update(`${query}\n`);
             return;
           }
           current = await redis.get(redisKey);
@@ -193,6 +225,9 @@ export default fp(
         }
         if (current === null) continue; // expired or released in between: try to take it again
         const record = JSON.parse(current) as IdemRecord;
+        if (streamed && record.state === 'pending' && record.fp === STREAMING) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
+        // A streamed body is read here only to compare: this request will not reach the service.
+        if (fingerprint === STREAMING) fingerprint = await hashBody(request, query, opts.streamedBodyLimit);
         if (record.fp !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSE');
         if (record.state === 'pending') throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
         reply.code(record.status).headers(record.headers).header(REPLAYED_HEADER, 'true');
