@@ -355,6 +355,24 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     expect(up2.body.data.runId).toBe(up1.body.data.runId);
   });
 
+  it('accepts a report of almost 64 MiB (stored texts capped) and refuses one over the limit with 413', async () => {
+    // The real report, its first test's stdout padded to just under INGEST_BODY_LIMIT_BYTES (64 MiB).
+    const big = JSON.parse(JSON.stringify(report.json));
+    const firstResult = big.suites[0].specs[0].tests[0].results[0];
+    const base = Buffer.byteLength(JSON.stringify({ ...big, metadata }));
+    const line = 'x'.repeat(1024 * 1024 - 16);
+    const lines = Math.floor((64 * 1024 * 1024 - base - 4096) / (line.length + 16));
+    firstResult.stdout = Array.from({ length: lines }, (_, i) => ({ text: `${i} ${line}` }));
+    const body = JSON.stringify({ ...big, metadata });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(63 * 1024 * 1024);
+    const res = await ingest(key, `/${t.projectId}/playwright`, body);
+    expect(res.status).toBe(201);
+    expect(res.body.data.testStats).toEqual(expected);
+    const over = await ingest(key, `/${t.projectId}/playwright`, body + ' '.repeat(1024 * 1024));
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('documents the ingestion routes in OpenAPI and reaches the runs service from /readyz', async () => {
     const doc = (await testApi().get('/api/v1/public/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(
