@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { AppError } from '@assay/errors';
 import { createLogger } from '@assay/logger';
 import { createPool, type Pool } from '@assay/db';
-import { startPrivateRedis, testAdmin, testSystem, type PrivateRedis, type Tenant } from '@assay/testkit';
+import { startPrivateRedis, testAdmin, testSystem, waitUntil, type PrivateRedis, type Tenant } from '@assay/testkit';
 import { buildApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { IdentityStore } from '../src/identity/store';
@@ -257,13 +257,22 @@ describe('body limits', () => {
   });
 });
 
+/** Waits (polling, not a fixed sleep: CI machines are busy) until `n` slow handlers hold their gate. */
+const handlersWaiting = (n: number) =>
+  waitUntil(
+    async () => gates.length >= n,
+    10000,
+    () => `${gates.length} handlers waiting, expected ${n}`,
+    10,
+  );
+
 describe('idempotency keys on routes that only declare a 201', () => {
   it('409 IDEMPOTENCY_KEY_IN_PROGRESS while the first runs, 422 for another body, then the replay', async () => {
     const key = `k-${Date.now()}-inflight`;
     const headers = { 'idempotency-key': key };
     const runsBefore = handlerRuns;
     const first = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
-    await new Promise((r) => setTimeout(r, 100));
+    await handlersWaiting(1);
     const during = await call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
     expect(during.statusCode).toBe(409);
     expect(code(during)).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
@@ -285,10 +294,10 @@ describe('idempotency keys on routes that only declare a 201', () => {
     const key = `k-${Date.now()}-lease`;
     const headers = { 'idempotency-key': key };
     const stuck = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
+    await handlersWaiting(1);
     await new Promise((r) => setTimeout(r, LEASE_MS + 200));
     const takeover = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(gates).toHaveLength(2); // the second request ran the handler: the key was free again
+    await handlersWaiting(2); // the second request ran the handler: the key was free again
     const [release1, release2] = gates;
     gates = [];
     release2!(); // the new holder finishes first and stores its answer
