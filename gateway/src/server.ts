@@ -58,6 +58,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     'manual-testing': createRpcClient(Health, { baseUrl: config.MANUAL_TESTING_URL, ...healthOpts }),
     runs: createRpcClient(Health, { baseUrl: config.RUNS_URL, ...healthOpts }),
     webhooks: createRpcClient(Health, { baseUrl: config.WEBHOOKS_URL, ...healthOpts }),
+    reports: createRpcClient(Health, { baseUrl: config.REPORTS_URL, ...healthOpts }),
   };
 
   const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients });

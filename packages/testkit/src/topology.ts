@@ -15,6 +15,7 @@ export const SERVICES: ServiceProcess[] = [
   { name: 'manual-testing', dir: 'services/manual-testing', rpcPort: 7201, httpPort: 9201 },
   { name: 'runs', dir: 'services/runs', rpcPort: 7202, httpPort: 9202 },
   { name: 'webhooks', dir: 'services/webhooks', rpcPort: 7204, httpPort: 9204 },
+  { name: 'reports', dir: 'services/reports', rpcPort: 7205, httpPort: 9205 },
 ];
 
 export const GATEWAY = { name: 'gateway', dir: 'gateway', port: 8080, adminPort: 7200, metricsPort: 9200 };

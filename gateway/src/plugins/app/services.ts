@@ -6,7 +6,9 @@ import { createRpcClient } from '@assay/service-kit';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
+import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
 import type { GatewayConfig } from '../../config';
+import type { ServiceHttpOptions } from '../../routes/service-http';
 
 export interface ServiceClients {
   manualTesting: Client<typeof ManualTestingService>;
@@ -14,6 +16,11 @@ export interface ServiceClients {
   /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
   runsHttpUrl: string;
   webhooks: Client<typeof WebhooksService>;
+  reports: Client<typeof ReportsService>;
+  /** Base URL of the reports service's internal HTTP port (PDF bodies stream from there). */
+  reportsHttpUrl: string;
+  /** How routes call a service's internal HTTP port (internal token, deadline): `routes/service-http.ts`. */
+  serviceHttp: ServiceHttpOptions;
 }
 
 declare module 'fastify' {
@@ -29,6 +36,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
     runsHttpUrl: config.RUNS_HTTP_URL,
     webhooks: createRpcClient(WebhooksService, { baseUrl: config.WEBHOOKS_URL, ...opts }),
+    reports: createRpcClient(ReportsService, { baseUrl: config.REPORTS_URL, ...opts }),
+    reportsHttpUrl: config.REPORTS_HTTP_URL,
+    serviceHttp: { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS },
   };
 }
 
