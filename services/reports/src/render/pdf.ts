@@ -74,7 +74,7 @@ function cover(c: Canvas, m: ReportModel): void {
   const ranCount = s.executions - s.skipped;
   c.rect(0, 0, PAGE.width, 7, COLOR.accent);
   let y = 44;
-  c.text('ASSAY · TEST REPORT', MARGIN.left, y, { size: 8.5, bold: true, color: COLOR.accent, characterSpacing: 1.2 });
+  c.text('ASSAY · TEST REPORT', MARGIN.left, y, { size: 8.5, bold: true, color: COLOR.accent, characterSpacing: 0.5 });
   y += 18;
   c.text(m.project.name, MARGIN.left, y, { size: 24, bold: true, width: CONTENT_WIDTH });
   y += 34;
