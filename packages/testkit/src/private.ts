@@ -4,6 +4,7 @@
  * trusted proxies, short timeouts) pointed at the shared system's database and services. Each test file
  * stops what it started in `afterAll`.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,7 +112,13 @@ export async function startPrivateSystem(opts: { name: string; envFor?: Record<s
   const shared = testSystem();
   const databaseUrl = await createDatabase(shared.infra.DATABASE_URL, `assay_${opts.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `assay-${opts.name}-`));
-  const envFor = { ...opts.envFor, gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV, ...opts.envFor?.gateway } };
+  // Its analytics consumes the shared topic in a group of its own (the shared system's analytics keeps every
+  // partition of the default group).
+  const envFor = {
+    ...opts.envFor,
+    analytics: { ANALYTICS_CONSUMER_GROUP: `analytics-${opts.name}-${randomBytes(4).toString('hex')}`, ...opts.envFor?.analytics },
+    gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV, ...opts.envFor?.gateway },
+  };
   const system = await startSystem({ infra: { ...shared.infra, DATABASE_URL: databaseUrl }, logDir, logLevel: 'warn', envFor });
   return {
     system,

@@ -14,6 +14,7 @@ export interface ServiceProcess {
 export const SERVICES: ServiceProcess[] = [
   { name: 'manual-testing', dir: 'services/manual-testing', rpcPort: 7201, httpPort: 9201 },
   { name: 'runs', dir: 'services/runs', rpcPort: 7202, httpPort: 9202 },
+  { name: 'analytics', dir: 'services/analytics', rpcPort: 7203, httpPort: 9203 },
   { name: 'webhooks', dir: 'services/webhooks', rpcPort: 7204, httpPort: 9204 },
   { name: 'reports', dir: 'services/reports', rpcPort: 7205, httpPort: 9205 },
 ];

@@ -4,7 +4,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
 import type { Runtime } from '../runtime';
-import { findRun, listRuns } from '../store/runs';
+import { findRun, listRuns, scanRuns } from '../store/runs';
 import {
   allRunResults,
   attemptsOf,
@@ -32,7 +32,7 @@ const pageOf = (p?: { page: number; limit: number }) => {
 
 type Rpcs = Pick<
   ServiceImpl<typeof RunsService>,
-  'listRuns' | 'getRun' | 'listRunTestCases' | 'getTestCase' | 'getTestCaseHistory' | 'listRunResults' | 'getRunSnapshot'
+  'listRuns' | 'getRun' | 'listRunTestCases' | 'getTestCase' | 'getTestCaseHistory' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
 >;
 
 export function runHandlers(rt: Runtime): Rpcs {
@@ -227,6 +227,18 @@ export function runHandlers(rt: Runtime): Rpcs {
       const run = await findRun(pool, undefined, req.runId);
       if (!run) throw notFound('Run');
       return { run: toSnapshot(run, links), projectId: run.projectId, orgId: run.orgId };
+    },
+
+    async scanRuns(req) {
+      const size = Math.min(5000, Math.max(1, req.pageSize || 500));
+      const after = req.pageToken || undefined;
+      if (after !== undefined && req.projectId && !/^\d{1,9}$/.test(after)) throw validation('page_token is invalid');
+      const rows = await scanRuns(pool, req.projectId || undefined, after, size);
+      const last = rows[rows.length - 1];
+      return {
+        runs: rows.map((r) => ({ projectId: r.projectId, orgId: r.orgId, run: toSnapshot(r, links) })),
+        nextPageToken: rows.length === size && last ? (req.projectId ? String(last.counter) : last.id) : '',
+      };
     },
   };
 }

@@ -237,3 +237,20 @@ export async function listRuns(
   ]);
   return { total: count.rows[0].n, rows: list.rows.map(toRunRow) };
 }
+
+/**
+ * Keyset scan of runs for other services' rebuilds: one project by counter (its unique index), or every project
+ * by id (the primary key). `after` is the last counter / id of the previous page.
+ */
+export async function scanRuns(db: Queryable, projectId: string | undefined, after: string | undefined, limit: number): Promise<RunRow[]> {
+  if (projectId) {
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM runs WHERE project_id = $1 AND counter > $2 ORDER BY counter LIMIT $3`, [
+      projectId,
+      after === undefined ? 0 : Number.parseInt(after, 10),
+      limit,
+    ]);
+    return rows.map(toRunRow);
+  }
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM runs WHERE id > $1 ORDER BY id LIMIT $2`, [after ?? '', limit]);
+  return rows.map(toRunRow);
+}

@@ -1,0 +1,103 @@
+/** Read-model figures → analytics.proto messages (one mapping for every RPC). */
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type {
+  BreakdownRowSchema,
+  DayTrendSchema,
+  DurationPercentilesSchema,
+  OutcomeStatsSchema,
+  RunStatusCountsSchema,
+  SpecRowSchema,
+  TestRowSchema,
+  WindowSchema,
+} from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { dateOf, dayStart } from '../domain/days';
+import type { Percentiles } from '../domain/histogram';
+import { avgDuration, rate, ranOf, type Agg } from '../domain/stats';
+import type { BreakdownFigures, DayFigures, RunCounts, SpecFigures, TestFigures } from '../store/read';
+
+const ts = (ms: number | null) => (ms === null ? undefined : timestampFromDate(new Date(ms)));
+
+export function windowOf(from: number, until: number): MessageInitShape<typeof WindowSchema> {
+  return {
+    days: until - from + 1,
+    fromDate: dateOf(from),
+    untilDate: dateOf(until),
+    from: timestampFromDate(dayStart(from)),
+    until: timestampFromDate(dayStart(until + 1)),
+  };
+}
+
+export function outcomeStats(a: Agg): MessageInitShape<typeof OutcomeStatsSchema> {
+  const ran = ranOf(a);
+  return {
+    executions: BigInt(a.executions),
+    passed: BigInt(a.passed),
+    failed: BigInt(a.failed),
+    flaky: BigInt(a.flaky),
+    skipped: BigInt(a.skipped),
+    passRate: rate(a.passed, ran),
+    failureRate: rate(a.failed, ran),
+    flakyRate: rate(a.flaky, ran),
+    avgDurationMs: avgDuration(a.durSum, ran),
+    totalDurationMs: BigInt(a.durSum),
+  };
+}
+
+export function durations(a: Agg, p: Percentiles): MessageInitShape<typeof DurationPercentilesSchema> {
+  return {
+    p50Ms: BigInt(p.p50),
+    p90Ms: BigInt(p.p90),
+    p95Ms: BigInt(p.p95),
+    p99Ms: BigInt(p.p99),
+    minMs: BigInt(a.durMin ?? 0),
+    maxMs: BigInt(a.durMax ?? 0),
+  };
+}
+
+export function testRow(t: TestFigures): MessageInitShape<typeof TestRowSchema> {
+  return {
+    testId: t.testId,
+    title: t.title,
+    titlePath: t.titlePath,
+    file: t.file,
+    projectName: t.projectName,
+    stats: outcomeStats(t.agg),
+    durations: durations(t.agg, t.p),
+    lastRunAt: ts(t.agg.lastRunAt),
+    lastFailedAt: ts(t.agg.lastFailedAt),
+    lastFlakyAt: ts(t.agg.lastFlakyAt),
+    tags: t.tags,
+  };
+}
+
+export function specRow(s: SpecFigures): MessageInitShape<typeof SpecRowSchema> {
+  return {
+    file: s.file,
+    tests: BigInt(s.tests),
+    stats: outcomeStats(s.agg),
+    durations: durations(s.agg, s.p),
+    lastRunAt: ts(s.agg.lastRunAt),
+  };
+}
+
+export const dayTrend = (d: DayFigures): MessageInitShape<typeof DayTrendSchema> => ({
+  date: dateOf(d.day),
+  runs: BigInt(d.runs),
+  stats: outcomeStats(d.agg),
+});
+
+export const breakdownRow = (b: BreakdownFigures): MessageInitShape<typeof BreakdownRowSchema> => ({
+  name: b.name,
+  runs: BigInt(b.runs),
+  stats: outcomeStats(b.agg),
+});
+
+export const runCounts = (r: RunCounts): MessageInitShape<typeof RunStatusCountsSchema> => ({
+  total: BigInt(r.total),
+  passed: BigInt(r.passed),
+  failed: BigInt(r.failed),
+  interrupted: BigInt(r.interrupted),
+  incomplete: BigInt(r.incomplete),
+  running: BigInt(r.running),
+});

@@ -1,0 +1,5 @@
+import { runMain } from '@assay/service-kit';
+import { loadAnalyticsConfig } from './config';
+import { analyticsService } from './service';
+
+runMain(() => analyticsService(loadAnalyticsConfig()));

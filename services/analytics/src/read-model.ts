@@ -1,0 +1,219 @@
+/**
+ * The read model as one object the consumer, the workers and the handlers share: folds runs (pulling their
+ * results from the runs service), keeps the rolling windows current, rebuilds from scratch.
+ */
+import type { Client } from '@connectrpc/connect';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import type { RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { withTransaction, type Pool } from '@assay/db';
+import type { Logger } from '@assay/logger';
+import { dayOf } from './domain/days';
+import { advanceWindows, foldRuns, lockProject, projectKeyOf, recordRunning, type FoldInput, type FoldOutcome } from './store/fold';
+import { projectState, type ProjectState } from './store/read';
+
+export interface ReadModelOptions {
+  pool: Pool;
+  runs: Client<typeof RunsService>;
+  logger: Logger;
+  now?: () => Date;
+  /** Rebuild: results folded per transaction. */
+  batchResults?: number;
+  /** Page size asked of RunsService.ListRunResults / ScanRuns. */
+  pageSize?: number;
+}
+
+export interface RebuildOutcome {
+  projects: number;
+  runs: number;
+  results: number;
+  ms: number;
+}
+
+const TABLES = [
+  'project_windows',
+  'file_windows',
+  'test_windows',
+  'tag_days',
+  'project_days',
+  'file_days',
+  'test_days',
+  'runs',
+  'tagsets',
+  'dims',
+  'tests',
+  'files',
+];
+
+export class ReadModel {
+  readonly pool: Pool;
+  readonly now: () => Date;
+  private readonly batchResults: number;
+  private readonly pageSize: number;
+
+  constructor(private readonly o: ReadModelOptions) {
+    this.pool = o.pool;
+    this.now = o.now ?? (() => new Date());
+    this.batchResults = o.batchResults ?? 50000;
+    this.pageSize = o.pageSize ?? 5000;
+  }
+
+  today(): number {
+    return dayOf(this.now());
+  }
+
+  /** RUN_STARTED: the run shows among the active runs until it is folded. */
+  async runStarted(projectId: string, run: RunSnapshot): Promise<void> {
+    const key = await projectKeyOf(this.pool, projectId, this.today());
+    await recordRunning(this.pool, key, run);
+  }
+
+  /** RUN_FINISHED: pulls the run's results and folds them (nothing happens for a run already folded). */
+  async runFinished(projectId: string, runId: string): Promise<FoldOutcome> {
+    const done = await this.pool.query('SELECT 1 FROM runs WHERE run_id = $1 AND folded_at IS NOT NULL', [runId]);
+    if (done.rowCount) return { runs: 0, results: 0 };
+    const input = await this.fetchRun(runId);
+    if (!input) {
+      this.o.logger.warn({ runId, projectId }, 'finished run unknown to the runs service; skipped');
+      return { runs: 0, results: 0 };
+    }
+    if (input.run.status === 'running') {
+      this.o.logger.warn({ runId }, 'run still running according to the runs service; skipped');
+      return { runs: 0, results: 0 };
+    }
+    return this.fold(projectId, [input]);
+  }
+
+  /** Folds runs of one project in one transaction. */
+  fold(projectId: string, inputs: FoldInput[]): Promise<FoldOutcome> {
+    return withTransaction(this.pool, (c) => foldRuns(c, projectId, inputs, this.now()));
+  }
+
+  /** Every result of a run (pages of ListRunResults), or undefined when the runs service does not know it. */
+  async fetchRun(runId: string): Promise<FoldInput | undefined> {
+    const results: RunResult[] = [];
+    let token = '';
+    let run: RunSnapshot | undefined;
+    for (;;) {
+      let page;
+      try {
+        page = await this.o.runs.listRunResults({ runId, pageToken: token, pageSize: this.pageSize });
+      } catch (err) {
+        if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
+        throw err;
+      }
+      run ??= page.run;
+      results.push(...page.results);
+      if (!page.nextPageToken) break;
+      token = page.nextPageToken;
+    }
+    return run ? { run, results } : undefined;
+  }
+
+  /** The project's state with its windows moved to today (created on the way when a day passed). */
+  async current(projectId: string): Promise<ProjectState | undefined> {
+    const state = await projectState(this.pool, projectId);
+    if (!state || state.asOf >= this.today()) return state;
+    await this.advance(projectId);
+    return projectState(this.pool, projectId);
+  }
+
+  /** Moves the project's windows to today (no-op when they are current). */
+  async advance(projectId: string): Promise<void> {
+    await withTransaction(this.pool, async (c) => {
+      const today = this.today();
+      const p = await lockProject(c, projectId, today);
+      if (p.asOf < today) await advanceWindows(c, p.key, p.asOf, today);
+    });
+  }
+
+  /** Projects whose windows are behind today (the roller moves them). */
+  async staleProjects(limit = 100): Promise<string[]> {
+    const { rows } = await this.pool.query('SELECT project_id FROM projects WHERE as_of_day < $1 ORDER BY project_key LIMIT $2', [
+      this.today(),
+      limit,
+    ]);
+    return rows.map((r) => r.project_id as string);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const { rows } = await this.pool.query('SELECT NOT EXISTS (SELECT 1 FROM runs) AND NOT EXISTS (SELECT 1 FROM projects) AS empty');
+    return rows[0].empty;
+  }
+
+  /**
+   * Drops the read model of one project (or all) and folds every run the runs service has again, in batches
+   * of about `batchResults` results per transaction. Folds of the consumer may interleave: a run is folded
+   * once whichever gets there first.
+   */
+  async rebuild(projectId: string | undefined): Promise<RebuildOutcome> {
+    const started = Date.now();
+    if (projectId) {
+      await withTransaction(this.pool, async (c) => {
+        const p = await lockProject(c, projectId, this.today());
+        for (const t of TABLES) await c.query(`DELETE FROM ${t} WHERE project_key = $1`, [p.key]);
+        await c.query(
+          'UPDATE projects SET as_of_day = $2, runs_folded = 0, results_folded = 0, last_folded_at = NULL WHERE project_key = $1',
+          [p.key, this.today()],
+        );
+      });
+    } else {
+      await this.pool.query(`TRUNCATE ${[...TABLES, 'projects'].join(', ')} RESTART IDENTITY`);
+    }
+    const outcome: RebuildOutcome = { projects: 0, runs: 0, results: 0, ms: 0 };
+    const projects = new Set<string>();
+    const pending = new Map<string, { inputs: FoldInput[]; results: number }>();
+    let buffered = 0;
+    const flush = async (pid: string) => {
+      const p = pending.get(pid);
+      if (!p) return;
+      pending.delete(pid);
+      buffered -= p.results;
+      const done = await this.fold(pid, p.inputs);
+      outcome.runs += done.runs;
+      outcome.results += done.results;
+    };
+    let token = '';
+    for (;;) {
+      const page = await this.o.runs.scanRuns({ projectId: projectId ?? '', pageToken: token, pageSize: 500 });
+      for (const s of page.runs) {
+        if (!s.run) continue;
+        projects.add(s.projectId);
+        if (s.run.status === 'running') {
+          await this.runStarted(s.projectId, s.run);
+          continue;
+        }
+        const input = await this.fetchRun(s.run.id);
+        if (!input) continue;
+        const p = pending.get(s.projectId) ?? { inputs: [], results: 0 };
+        p.inputs.push(input);
+        p.results += input.results.length;
+        buffered += input.results.length;
+        pending.set(s.projectId, p);
+        if (p.results >= this.batchResults) await flush(s.projectId);
+        else if (buffered >= this.batchResults) {
+          const largest = [...pending.entries()].sort((a, b) => b[1].results - a[1].results)[0]!;
+          await flush(largest[0]);
+        }
+      }
+      if (!page.nextPageToken) break;
+      token = page.nextPageToken;
+    }
+    for (const pid of [...pending.keys()]) await flush(pid);
+    outcome.projects = projects.size;
+    outcome.ms = Date.now() - started;
+    this.o.logger.info({ projectId: projectId ?? '*', ...outcome }, 'read model rebuilt');
+    return outcome;
+  }
+
+  async status(projectId?: string): Promise<{ projects: number; runs: number; results: number; lastFoldedAt: Date | null }> {
+    const { rows } = await this.pool.query(
+      `SELECT count(*) AS projects, coalesce(sum(runs_folded), 0) AS runs, coalesce(sum(results_folded), 0) AS results,
+              max(last_folded_at) AS last_folded_at
+         FROM projects WHERE $1::text IS NULL OR project_id = $1`,
+      [projectId ?? null],
+    );
+    const r = rows[0];
+    return { projects: Number(r.projects), runs: Number(r.runs), results: Number(r.results), lastFoldedAt: r.last_folded_at };
+  }
+}

@@ -1,0 +1,499 @@
+/**
+ * The write side of the read model, all under the project's row lock (one transaction each):
+ * - `foldRuns`: marks runs folded (a run already folded is skipped: that is what makes replays harmless), then
+ *   adds their results to the daily rollups and to the rolling windows that contain their day.
+ * - `advanceWindows`: moves the rolling windows to a new day: adds the days that enter, subtracts the days that
+ *   leave (histograms and counts subtract exactly; extremes that left are recomputed from the daily rows).
+ */
+import type { PoolClient, Queryable } from '@assay/db';
+import { toBinary } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import type { RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
+import { bucketOf, mergeHist } from '../domain/histogram';
+import { dayOf, dayStart, WINDOWS } from '../domain/days';
+import { addAgg, AggBuilder, classOf, emptyAgg, maxOf, minOf, type Agg } from '../domain/stats';
+import {
+  addTagRows,
+  deleteRows,
+  FILE_DAYS,
+  FILE_WINDOWS,
+  keyString,
+  PROJECT_DAYS,
+  PROJECT_WINDOWS,
+  readRows,
+  TEST_DAYS,
+  TEST_WINDOWS,
+  textArrayLiteral,
+  writeRows,
+  type Row,
+  type TableDef,
+} from './rollups';
+
+export interface FoldInput {
+  run: RunSnapshot;
+  results: RunResult[];
+}
+
+export interface ProjectLock {
+  key: number;
+  asOf: number;
+}
+
+/** Creates the project row if needed and locks it for this transaction. */
+export async function lockProject(c: Queryable, projectId: string, today: number): Promise<ProjectLock> {
+  const { rows } = await c.query(
+    `INSERT INTO projects (project_id, as_of_day) VALUES ($1, $2)
+     ON CONFLICT (project_id) DO UPDATE SET project_id = EXCLUDED.project_id
+     RETURNING project_key, as_of_day`,
+    [projectId, today],
+  );
+  return { key: rows[0].project_key, asOf: rows[0].as_of_day };
+}
+
+/** The project's key without locking (created when missing). */
+export async function projectKeyOf(c: Queryable, projectId: string, today: number): Promise<number> {
+  const found = await c.query('SELECT project_key FROM projects WHERE project_id = $1', [projectId]);
+  if (found.rows[0]) return found.rows[0].project_key;
+  const { rows } = await c.query(
+    `INSERT INTO projects (project_id, as_of_day) VALUES ($1, $2) ON CONFLICT (project_id) DO NOTHING RETURNING project_key`,
+    [projectId, today],
+  );
+  if (rows[0]) return rows[0].project_key;
+  return (await c.query('SELECT project_key FROM projects WHERE project_id = $1', [projectId])).rows[0].project_key;
+}
+
+const sortedUnique = (a: Iterable<string>) => [...new Set(a)].sort();
+
+/** A run seen running (RUN_STARTED): listed among the dashboard's active runs until it is folded. */
+export async function recordRunning(c: Queryable, projectKey: number, run: RunSnapshot): Promise<void> {
+  const start = run.startTime ? timestampDate(run.startTime) : new Date();
+  await c.query(
+    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, snapshot)
+     VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $8, $9)
+     ON CONFLICT (run_id) DO NOTHING`,
+    [
+      run.id,
+      projectKey,
+      dayOf(start),
+      start,
+      run.git?.branch ?? '',
+      run.git?.environment ?? '',
+      run.git?.commit?.author ?? '',
+      sortedUnique(run.tags),
+      Buffer.from(toBinary(RunSnapshotSchema, run)),
+    ],
+  );
+}
+
+async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]): Promise<Set<string>> {
+  const rows = inputs.map((i) => {
+    const start = i.run.startTime ? timestampDate(i.run.startTime) : new Date(0);
+    const allTags = new Set(i.run.tags);
+    for (const r of i.results) for (const t of r.tags) allTags.add(t);
+    return {
+      id: i.run.id,
+      status: i.run.status,
+      day: dayOf(start),
+      start: start.getTime(),
+      branch: i.run.git?.branch ?? '',
+      env: i.run.git?.environment ?? '',
+      author: i.run.git?.commit?.author ?? '',
+      tags: textArrayLiteral(sortedUnique(i.run.tags)),
+      allTags: textArrayLiteral(sortedUnique(allTags)),
+      results: i.results.length,
+      snapshot: Buffer.from(toBinary(RunSnapshotSchema, i.run)),
+    };
+  });
+  const { rows: fresh } = await c.query(
+    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, results, snapshot, folded_at)
+     SELECT x.id, $1, x.status, x.day, to_timestamp(x.start / 1000.0), x.branch, x.env, x.author, x.tags::text[], x.all_tags::text[],
+            x.results, x.snapshot, now()
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                   $11::int[], $12::bytea[]) AS x(id, status, day, start, branch, env, author, tags, all_tags, results, snapshot)
+     ON CONFLICT (run_id) DO UPDATE SET project_key = EXCLUDED.project_key, status = EXCLUDED.status, day = EXCLUDED.day,
+       start_time = EXCLUDED.start_time, branch = EXCLUDED.branch, environment = EXCLUDED.environment, author = EXCLUDED.author,
+       tags = EXCLUDED.tags, all_tags = EXCLUDED.all_tags, results = EXCLUDED.results, snapshot = EXCLUDED.snapshot,
+       folded_at = EXCLUDED.folded_at
+     WHERE runs.folded_at IS NULL
+     RETURNING run_id`,
+    [
+      projectKey,
+      rows.map((r) => r.id),
+      rows.map((r) => r.status),
+      rows.map((r) => r.day),
+      rows.map((r) => r.start),
+      rows.map((r) => r.branch),
+      rows.map((r) => r.env),
+      rows.map((r) => r.author),
+      rows.map((r) => r.tags),
+      rows.map((r) => r.allTags),
+      rows.map((r) => r.results),
+      rows.map((r) => r.snapshot),
+    ],
+  );
+  return new Set(fresh.map((r) => r.run_id as string));
+}
+
+async function internFiles(c: PoolClient, projectKey: number, files: string[]): Promise<Map<string, number>> {
+  await c.query(`INSERT INTO files (project_key, file) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [projectKey, files]);
+  const { rows } = await c.query(`SELECT file_key, file FROM files WHERE project_key = $1 AND file = ANY($2::text[])`, [projectKey, files]);
+  return new Map(rows.map((r) => [r.file as string, r.file_key as number]));
+}
+
+interface TestInfo {
+  testId: string;
+  fileKey: number;
+  titlePath: string[];
+  projectName: string;
+  tags: string[];
+  at: number;
+}
+
+async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[]): Promise<Map<string, number>> {
+  // Tags follow the latest result (by run start); the title path and browser project are part of the identity.
+  await c.query(
+    `INSERT INTO tests (project_key, test_id, file_key, title_path, title, project_name, tags, tags_at)
+     SELECT $1, x.test_id, x.file_key, x.title_path::text[], array_to_string(x.title_path::text[], ' › '), x.project_name,
+            x.tags::text[], to_timestamp(x.at / 1000.0)
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::float8[])
+            AS x(test_id, file_key, title_path, project_name, tags, at)
+     ON CONFLICT (project_key, test_id) DO UPDATE SET tags = EXCLUDED.tags, tags_at = EXCLUDED.tags_at
+     WHERE EXCLUDED.tags_at >= tests.tags_at AND tests.tags IS DISTINCT FROM EXCLUDED.tags`,
+    [
+      projectKey,
+      tests.map((t) => t.testId),
+      tests.map((t) => t.fileKey),
+      tests.map((t) => textArrayLiteral(t.titlePath)),
+      tests.map((t) => t.projectName),
+      tests.map((t) => textArrayLiteral(t.tags)),
+      tests.map((t) => t.at),
+    ],
+  );
+  const { rows } = await c.query(`SELECT test_key, test_id FROM tests WHERE project_key = $1 AND test_id = ANY($2::text[])`, [
+    projectKey,
+    tests.map((t) => t.testId),
+  ]);
+  return new Map(rows.map((r) => [r.test_id as string, r.test_key as number]));
+}
+
+export type DimKind = 'branch' | 'environment' | 'developer' | 'tag';
+
+async function internDims(c: PoolClient, projectKey: number, dims: { kind: DimKind; value: string }[]): Promise<Map<string, number>> {
+  const kinds = dims.map((d) => d.kind);
+  const values = dims.map((d) => d.value);
+  await c.query(
+    `INSERT INTO dims (project_key, kind, value) SELECT $1, x.kind, x.value FROM unnest($2::text[], $3::text[]) AS x(kind, value)
+     ON CONFLICT DO NOTHING`,
+    [projectKey, kinds, values],
+  );
+  const { rows } = await c.query(
+    `SELECT d.dim_key, d.kind, d.value FROM unnest($2::text[], $3::text[]) AS x(kind, value)
+       JOIN dims d ON d.project_key = $1 AND d.kind = x.kind AND d.value = x.value`,
+    [projectKey, kinds, values],
+  );
+  return new Map(rows.map((r) => [`${r.kind}\u0000${r.value}`, r.dim_key as number]));
+}
+
+async function internTagsets(c: PoolClient, projectKey: number, literals: string[]): Promise<Map<string, number>> {
+  await c.query(`INSERT INTO tagsets (project_key, tags) SELECT $1, t::text[] FROM unnest($2::text[]) AS t ON CONFLICT DO NOTHING`, [
+    projectKey,
+    literals,
+  ]);
+  const { rows } = await c.query(
+    `SELECT s.tagset_key, x.lit FROM unnest($2::text[]) AS x(lit) JOIN tagsets s ON s.project_key = $1 AND s.tags = x.lit::text[]`,
+    [projectKey, literals],
+  );
+  return new Map(rows.map((r) => [r.lit as string, r.tagset_key as number]));
+}
+
+/** Adds `adds` to the rows of `def` (read, add in memory, write back). */
+async function mergeInto(c: PoolClient, def: TableDef, projectKey: number, adds: Row[]): Promise<void> {
+  if (adds.length === 0) return;
+  const values = def.keys.slice(1).map((_, i) => [...new Set(adds.map((r) => r.key[i + 1]!))]);
+  const existing = await readRows(c, def, projectKey, values);
+  const rows = adds.map((r) => {
+    const old = existing.get(keyString(r.key));
+    return old ? { key: r.key, agg: addAgg(old, r.agg) } : r;
+  });
+  await writeRows(c, def, rows);
+}
+
+class Grouper {
+  readonly map = new Map<string, { key: number[]; b: AggBuilder }>();
+  at(key: number[]): AggBuilder {
+    const k = keyString(key);
+    let e = this.map.get(k);
+    if (!e) {
+      e = { key, b: new AggBuilder() };
+      this.map.set(k, e);
+    }
+    return e.b;
+  }
+  rows(): Row[] {
+    return [...this.map.values()].map((e) => ({ key: e.key, agg: e.b.finish() }));
+  }
+}
+
+/** Sums rows into groups keyed by `keyOf` (a new Agg per group; the inputs are not changed). */
+function regroup(rows: Row[], keyOf: (r: Row) => number[] | undefined): Row[] {
+  const out = new Map<string, Row>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    if (!key) continue;
+    const k = keyString(key);
+    let g = out.get(k);
+    if (!g) {
+      g = { key, agg: emptyAgg() };
+      out.set(k, g);
+    }
+    addAgg(g.agg, r.agg);
+  }
+  return [...out.values()];
+}
+
+export interface FoldOutcome {
+  runs: number;
+  results: number;
+}
+
+/**
+ * Folds finished runs of ONE project in one transaction. Runs already folded are skipped, so folding the same
+ * run again (a replayed event, a rebuild racing the consumer) changes nothing.
+ */
+export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInput[], now: Date): Promise<FoldOutcome> {
+  const unique = [...new Map(inputs.map((i) => [i.run.id, i])).values()];
+  if (unique.length === 0) return { runs: 0, results: 0 };
+  const p = await lockProject(c, projectId, dayOf(now));
+  const today = Math.max(dayOf(now), p.asOf);
+  if (p.asOf < today) await advanceWindows(c, p.key, p.asOf, today);
+
+  const fresh = await markFolded(c, p.key, unique);
+  const todo = unique.filter((i) => fresh.has(i.run.id));
+  if (todo.length === 0) return { runs: 0, results: 0 };
+
+  // ---- dimensions
+  const files = await internFiles(c, p.key, sortedUnique(todo.flatMap((i) => i.results.map((r) => r.file))));
+  const latest = new Map<string, TestInfo>();
+  const dims: { kind: DimKind; value: string }[] = [];
+  const tagsetOf = new Map<string, string[]>();
+  for (const i of todo) {
+    const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
+    dims.push({ kind: 'branch', value: i.run.git?.branch ?? '' }, { kind: 'environment', value: i.run.git?.environment ?? '' });
+    dims.push({ kind: 'developer', value: i.run.git?.commit?.author ?? '' });
+    for (const t of i.run.tags) dims.push({ kind: 'tag', value: t });
+    for (const r of i.results) {
+      const prev = latest.get(r.testId);
+      if (!prev || at >= prev.at)
+        latest.set(r.testId, {
+          testId: r.testId,
+          fileKey: files.get(r.file)!,
+          titlePath: r.titlePath,
+          projectName: r.projectName,
+          tags: sortedUnique(r.tags),
+          at,
+        });
+      for (const t of r.tags) dims.push({ kind: 'tag', value: t });
+      const set = sortedUnique([...r.tags, ...i.run.tags]);
+      tagsetOf.set(textArrayLiteral(set), set);
+    }
+  }
+  const uniqueDims = [...new Map(dims.map((d) => [`${d.kind}\u0000${d.value}`, d])).values()];
+  const dimKeys = await internDims(c, p.key, uniqueDims);
+  const tests = await internTests(c, p.key, [...latest.values()]);
+  const tagsets = await internTagsets(c, p.key, [...tagsetOf.keys()]);
+  const dimKey = (kind: DimKind, value: string) => dimKeys.get(`${kind}\u0000${value}`)!;
+
+  // ---- aggregate the new results
+  const testDays = new Grouper();
+  const fileDays = new Grouper();
+  const projectDays = new Grouper();
+  const tagDays = new Grouper();
+  let results = 0;
+  let lastFolded = 0;
+  for (const i of todo) {
+    const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
+    lastFolded = Math.max(lastFolded, at);
+    const day = dayOf(at);
+    const branch = dimKey('branch', i.run.git?.branch ?? '');
+    const env = dimKey('environment', i.run.git?.environment ?? '');
+    const runTags = new Set<number>();
+    for (const r of i.results) {
+      results++;
+      const cls = classOf(r.outcome);
+      const ms = Number(r.durationMs);
+      const bucket = bucketOf(ms);
+      const testKey = tests.get(r.testId)!;
+      const set = sortedUnique([...r.tags, ...i.run.tags]);
+      const tagset = tagsets.get(textArrayLiteral(set))!;
+      testDays.at([p.key, day, testKey, branch, env, tagset]).add(cls, ms, bucket, at);
+      fileDays.at([p.key, day, files.get(r.file)!]).add(cls, ms, bucket, at);
+      projectDays.at([p.key, day, branch, env]).add(cls, ms, bucket, at);
+      for (const t of set) {
+        const tagKey = dimKey('tag', t);
+        runTags.add(tagKey);
+        tagDays.at([p.key, day, tagKey]).add(cls, ms, bucket, at);
+      }
+    }
+    for (const tagKey of runTags) tagDays.at([p.key, day, tagKey]).agg.runs++;
+  }
+  const testRows = testDays.rows();
+  const fileRows = fileDays.rows();
+  const projectRows = projectDays.rows();
+
+  // ---- windows first (regroup reads the new rows; mergeInto below may write them as they are)
+  const windowAdds: [TableDef, Row[]][] = [];
+  for (const w of WINDOWS) {
+    const inWindow = (day: number) => day > today - w && day <= today;
+    windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
+    windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
+    windowAdds.push([PROJECT_WINDOWS, regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [p.key, w] : undefined))]);
+  }
+  await mergeInto(c, TEST_DAYS, p.key, testRows);
+  await mergeInto(c, FILE_DAYS, p.key, fileRows);
+  await mergeInto(c, PROJECT_DAYS, p.key, projectRows);
+  await addTagRows(c, tagDays.rows());
+  for (const [def, rows] of windowAdds) await mergeInto(c, def, p.key, rows);
+
+  await c.query(
+    `UPDATE projects SET runs_folded = runs_folded + $2, results_folded = results_folded + $3, last_folded_at = now()
+     WHERE project_key = $1`,
+    [p.key, todo.length, results],
+  );
+  return { runs: todo.length, results };
+}
+
+interface WindowEntity {
+  day: TableDef;
+  win: TableDef;
+  /** Entity column of the daily table (and the window), or none for the project row. */
+  col?: 'test_key' | 'file_key';
+}
+
+const ENTITIES: WindowEntity[] = [
+  { day: TEST_DAYS, win: TEST_WINDOWS, col: 'test_key' },
+  { day: FILE_DAYS, win: FILE_WINDOWS, col: 'file_key' },
+  { day: PROJECT_DAYS, win: PROJECT_WINDOWS },
+];
+
+/** Sum of the daily rows of `e` in [from, until], per entity (0 for the project row). */
+async function daySums(c: Queryable, e: WindowEntity, projectKey: number, from: number, until: number): Promise<Map<number, Agg>> {
+  const out = new Map<number, Agg>();
+  if (from > until) return out;
+  const cols = ['executions', 'passed', 'failed', 'flaky', 'skipped', 'dur_sum', 'dur_min', 'dur_max', 'h_idx', 'h_cnt', ...e.day.last];
+  const { rows } = await c.query(
+    `SELECT ${e.col ?? '0'} AS entity, ${cols.join(', ')} FROM ${e.day.table} WHERE project_key = $1 AND day BETWEEN $2 AND $3`,
+    [projectKey, from, until],
+  );
+  for (const r of rows) {
+    const agg = out.get(r.entity) ?? emptyAgg();
+    out.set(r.entity, addAgg(agg, { ...emptyAgg(), ...pick(e.day, r) }));
+  }
+  return out;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
+function pick(def: TableDef, r: any): Partial<Agg> {
+  return {
+    executions: Number(r.executions),
+    passed: Number(r.passed),
+    failed: Number(r.failed),
+    flaky: Number(r.flaky),
+    skipped: Number(r.skipped),
+    durSum: Number(r.dur_sum),
+    durMin: r.dur_min === null ? null : Number(r.dur_min),
+    durMax: r.dur_max === null ? null : Number(r.dur_max),
+    hist: { idx: r.h_idx, cnt: r.h_cnt },
+    lastRunAt: def.last.includes('last_run_at') && r.last_run_at ? r.last_run_at.getTime() : null,
+    lastFailedAt: def.last.includes('last_failed_at') && r.last_failed_at ? r.last_failed_at.getTime() : null,
+    lastFlakyAt: def.last.includes('last_flaky_at') && r.last_flaky_at ? r.last_flaky_at.getTime() : null,
+  };
+}
+
+/**
+ * Moves every rolling window of a project from `asOf` to `today` (> asOf). Invariant kept: the window of w days
+ * equals the sum of the daily rows of the w days ending with as_of_day.
+ */
+export async function advanceWindows(c: PoolClient, projectKey: number, asOf: number, today: number): Promise<void> {
+  for (const w of WINDOWS) {
+    const oldFrom = asOf - w + 1;
+    const newFrom = today - w + 1;
+    const removedUntil = Math.min(asOf, newFrom - 1);
+    const addedFrom = Math.max(asOf + 1, newFrom);
+    const cutoff = dayStart(newFrom).getTime();
+    for (const e of ENTITIES) {
+      const removed = await daySums(c, e, projectKey, oldFrom, removedUntil);
+      const added = await daySums(c, e, projectKey, addedFrom, today);
+      const entities = [...new Set([...removed.keys(), ...added.keys()])];
+      if (entities.length === 0) continue;
+      const keyOf = (entity: number) => (e.col ? [projectKey, w, entity] : [projectKey, w]);
+      const existing = await readRows(c, e.win, projectKey, e.col ? [[w], entities] : [[w]]);
+      const write: Row[] = [];
+      const drop: number[][] = [];
+      const extremes: number[] = [];
+      for (const entity of entities) {
+        const cur = existing.get(keyString(keyOf(entity))) ?? emptyAgg();
+        const rem = removed.get(entity);
+        const add = added.get(entity);
+        const next: Agg = {
+          executions: cur.executions + (add?.executions ?? 0) - (rem?.executions ?? 0),
+          passed: cur.passed + (add?.passed ?? 0) - (rem?.passed ?? 0),
+          failed: cur.failed + (add?.failed ?? 0) - (rem?.failed ?? 0),
+          flaky: cur.flaky + (add?.flaky ?? 0) - (rem?.flaky ?? 0),
+          skipped: cur.skipped + (add?.skipped ?? 0) - (rem?.skipped ?? 0),
+          durSum: cur.durSum + (add?.durSum ?? 0) - (rem?.durSum ?? 0),
+          durMin: cur.durMin,
+          durMax: cur.durMax,
+          hist: mergeHist(add ? mergeHist(cur.hist, add.hist) : cur.hist, rem?.hist ?? { idx: [], cnt: [] }, -1),
+          // The latest timestamp of a window either stays in it or (when its day left) had no later one.
+          lastRunAt: cur.lastRunAt !== null && cur.lastRunAt >= cutoff ? cur.lastRunAt : null,
+          lastFailedAt: cur.lastFailedAt !== null && cur.lastFailedAt >= cutoff ? cur.lastFailedAt : null,
+          lastFlakyAt: cur.lastFlakyAt !== null && cur.lastFlakyAt >= cutoff ? cur.lastFlakyAt : null,
+          runs: 0,
+        };
+        if (add) {
+          next.durMin = minOf(next.durMin, add.durMin);
+          next.durMax = maxOf(next.durMax, add.durMax);
+          next.lastRunAt = maxOf(next.lastRunAt, add.lastRunAt);
+          next.lastFailedAt = maxOf(next.lastFailedAt, add.lastFailedAt);
+          next.lastFlakyAt = maxOf(next.lastFlakyAt, add.lastFlakyAt);
+        }
+        if (next.executions <= 0) {
+          if (existing.has(keyString(keyOf(entity)))) drop.push(keyOf(entity));
+          continue;
+        }
+        // An extreme that left with the removed days is recomputed from the daily rows.
+        const remMin = rem?.durMin ?? null;
+        const remMax = rem?.durMax ?? null;
+        const lostMin = remMin !== null && (cur.durMin === null || remMin <= cur.durMin);
+        const lostMax = remMax !== null && (cur.durMax === null || remMax >= cur.durMax);
+        if (lostMin || lostMax) extremes.push(entity);
+        write.push({ key: keyOf(entity), agg: next });
+      }
+      await writeRows(c, e.win, write);
+      await deleteRows(c, e.win, drop);
+      if (extremes.length > 0) await recomputeExtremes(c, e, projectKey, w, newFrom, today, extremes);
+    }
+  }
+  await c.query('UPDATE projects SET as_of_day = $2 WHERE project_key = $1', [projectKey, today]);
+}
+
+async function recomputeExtremes(
+  c: PoolClient,
+  e: WindowEntity,
+  projectKey: number,
+  w: number,
+  from: number,
+  until: number,
+  entities: number[],
+): Promise<void> {
+  const entityCol = e.col ?? null;
+  await c.query(
+    `UPDATE ${e.win.table} w SET dur_min = s.mn, dur_max = s.mx
+       FROM (SELECT ${entityCol ?? '0'} AS entity, min(dur_min) AS mn, max(dur_max) AS mx FROM ${e.day.table}
+              WHERE project_key = $1 AND day BETWEEN $2 AND $3 ${entityCol ? `AND ${entityCol} = ANY($5::int[])` : ''}
+              GROUP BY 1) s
+      WHERE w.project_key = $1 AND w.window_days = $4 ${entityCol ? `AND w.${entityCol} = s.entity` : ''}`,
+    entityCol ? [projectKey, from, until, w, entities] : [projectKey, from, until, w],
+  );
+}

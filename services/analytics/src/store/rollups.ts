@@ -1,0 +1,259 @@
+/**
+ * Reading and writing rollup rows (the *_days and *_windows tables) as `Agg` accumulators. Writes replace whole
+ * rows (the caller merged them in memory under the project lock), in one multi-row statement per table.
+ */
+import type { PoolClient, Queryable } from '@assay/db';
+import type { Hist } from '../domain/histogram';
+import { percentilesOf } from '../domain/histogram';
+import type { Agg } from '../domain/stats';
+
+export type LastColumn = 'last_run_at' | 'last_failed_at' | 'last_flaky_at';
+
+export interface TableDef {
+  table: string;
+  /** Integer key columns, project_key first. */
+  keys: string[];
+  last: LastColumn[];
+  percentiles: boolean;
+  /** tag_days: runs column, no histogram and no extremes. */
+  tagRollup?: boolean;
+}
+
+export const TEST_DAYS: TableDef = {
+  table: 'test_days',
+  keys: ['project_key', 'day', 'test_key', 'branch_key', 'env_key', 'tagset_key'],
+  last: ['last_run_at', 'last_failed_at', 'last_flaky_at'],
+  percentiles: false,
+};
+export const FILE_DAYS: TableDef = {
+  table: 'file_days',
+  keys: ['project_key', 'day', 'file_key'],
+  last: ['last_run_at'],
+  percentiles: false,
+};
+export const PROJECT_DAYS: TableDef = {
+  table: 'project_days',
+  keys: ['project_key', 'day', 'branch_key', 'env_key'],
+  last: [],
+  percentiles: false,
+};
+export const TAG_DAYS: TableDef = {
+  table: 'tag_days',
+  keys: ['project_key', 'day', 'tag_key'],
+  last: [],
+  percentiles: false,
+  tagRollup: true,
+};
+export const TEST_WINDOWS: TableDef = {
+  table: 'test_windows',
+  keys: ['project_key', 'window_days', 'test_key'],
+  last: ['last_run_at', 'last_failed_at', 'last_flaky_at'],
+  percentiles: true,
+};
+export const FILE_WINDOWS: TableDef = {
+  table: 'file_windows',
+  keys: ['project_key', 'window_days', 'file_key'],
+  last: ['last_run_at'],
+  percentiles: true,
+};
+export const PROJECT_WINDOWS: TableDef = { table: 'project_windows', keys: ['project_key', 'window_days'], last: [], percentiles: true };
+
+export interface Row {
+  key: number[];
+  agg: Agg;
+}
+
+const LAST_FIELD: Record<LastColumn, 'lastRunAt' | 'lastFailedAt' | 'lastFlakyAt'> = {
+  last_run_at: 'lastRunAt',
+  last_failed_at: 'lastFailedAt',
+  last_flaky_at: 'lastFlakyAt',
+};
+
+export const keyString = (key: number[]) => key.join(':');
+
+/** A Postgres array literal of integers. */
+const intArrayLiteral = (a: number[]) => `{${a.join(',')}}`;
+
+/** A Postgres array literal of strings (every element quoted and escaped). */
+export function textArrayLiteral(a: string[]): string {
+  return `{${a.map((s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}
+
+const time = (v: Date | null | undefined) => (v ? v.getTime() : null);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
+export function aggOfRow(def: TableDef, r: any): Agg {
+  const hist: Hist = def.tagRollup ? { idx: [], cnt: [] } : { idx: r.h_idx, cnt: r.h_cnt };
+  return {
+    executions: Number(r.executions),
+    passed: Number(r.passed),
+    failed: Number(r.failed),
+    flaky: Number(r.flaky),
+    skipped: Number(r.skipped),
+    durSum: Number(r.dur_sum),
+    durMin: def.tagRollup || r.dur_min === null ? null : Number(r.dur_min),
+    durMax: def.tagRollup || r.dur_max === null ? null : Number(r.dur_max),
+    hist,
+    lastRunAt: def.last.includes('last_run_at') ? time(r.last_run_at) : null,
+    lastFailedAt: def.last.includes('last_failed_at') ? time(r.last_failed_at) : null,
+    lastFlakyAt: def.last.includes('last_flaky_at') ? time(r.last_flaky_at) : null,
+    runs: def.tagRollup ? Number(r.runs) : 0,
+  };
+}
+
+function columns(def: TableDef): string[] {
+  const cols = ['executions', 'passed', 'failed', 'flaky', 'skipped', 'dur_sum'];
+  if (def.tagRollup) return ['runs', ...cols];
+  return [...cols, 'dur_min', 'dur_max', 'h_idx', 'h_cnt', ...def.last, ...(def.percentiles ? ['p50', 'p90', 'p95', 'p99'] : [])];
+}
+
+/**
+ * Existing rows of `def` whose key columns (after project_key) take one of the given values each: a superset
+ * of the wanted keys; pick by `keyString`.
+ */
+export async function readRows(c: Queryable, def: TableDef, projectKey: number, values: number[][]): Promise<Map<string, Agg>> {
+  const conds = def.keys.slice(1).map((k, i) => `${k} = ANY($${i + 2}::int[])`);
+  const sql = `SELECT ${[...def.keys, ...columns(def)].join(', ')} FROM ${def.table} WHERE project_key = $1${conds.map((c) => ` AND ${c}`).join('')}`;
+  const { rows } = await c.query(sql, [projectKey, ...values]);
+  const out = new Map<string, Agg>();
+  for (const r of rows) out.set(keyString(def.keys.map((k) => Number(r[k]))), aggOfRow(def, r));
+  return out;
+}
+
+/** Inserts or replaces rows (full rows: counts, extremes, histogram, timestamps, percentiles). */
+export async function writeRows(c: PoolClient, def: TableDef, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = columns(def);
+  const params: unknown[][] = [];
+  const types: string[] = [];
+  const selects: string[] = [];
+  const names: string[] = [];
+  const push = (name: string, type: string, values: unknown[], select = `x.${name}`) => {
+    params.push(values);
+    types.push(`$${params.length}::${type}[]`);
+    names.push(name);
+    selects.push(select);
+  };
+  def.keys.forEach((k, i) =>
+    push(
+      k,
+      'int8',
+      rows.map((r) => r.key[i]),
+    ),
+  );
+  const p = def.percentiles ? rows.map((r) => percentilesOf(r.agg.hist)) : [];
+  for (const col of cols) {
+    switch (col) {
+      case 'runs':
+        push(
+          col,
+          'int8',
+          rows.map((r) => r.agg.runs),
+        );
+        break;
+      case 'executions':
+      case 'passed':
+      case 'failed':
+      case 'flaky':
+      case 'skipped':
+        push(
+          col,
+          'int8',
+          rows.map((r) => r.agg[col]),
+        );
+        break;
+      case 'dur_sum':
+        push(
+          col,
+          'int8',
+          rows.map((r) => r.agg.durSum),
+        );
+        break;
+      case 'dur_min':
+        push(
+          col,
+          'int8',
+          rows.map((r) => r.agg.durMin),
+        );
+        break;
+      case 'dur_max':
+        push(
+          col,
+          'int8',
+          rows.map((r) => r.agg.durMax),
+        );
+        break;
+      case 'h_idx':
+        push(
+          col,
+          'text',
+          rows.map((r) => intArrayLiteral(r.agg.hist.idx)),
+          `x.${col}::int[]`,
+        );
+        break;
+      case 'h_cnt':
+        push(
+          col,
+          'text',
+          rows.map((r) => intArrayLiteral(r.agg.hist.cnt)),
+          `x.${col}::int[]`,
+        );
+        break;
+      case 'last_run_at':
+      case 'last_failed_at':
+      case 'last_flaky_at':
+        push(
+          col,
+          'float8',
+          rows.map((r) => r.agg[LAST_FIELD[col]]),
+          `to_timestamp(x.${col} / 1000.0)`,
+        );
+        break;
+      case 'p50':
+      case 'p90':
+      case 'p95':
+      case 'p99':
+        push(
+          col,
+          'int8',
+          p.map((x) => x[col]),
+        );
+        break;
+    }
+  }
+  const sql = `INSERT INTO ${def.table} (${names.join(', ')})
+    SELECT ${selects.join(', ')} FROM unnest(${types.join(', ')}) AS x(${names.join(', ')})
+    ON CONFLICT (${def.keys.join(', ')}) DO UPDATE SET ${cols.map((col) => `${col} = EXCLUDED.${col}`).join(', ')}`;
+  await c.query(sql, params);
+}
+
+/** Adds counts (tag_days: no histogram, no extremes) with one upsert. */
+export async function addTagRows(c: PoolClient, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = ['runs', 'executions', 'passed', 'failed', 'flaky', 'skipped', 'dur_sum'] as const;
+  const field = (r: Row, col: (typeof cols)[number]) => (col === 'dur_sum' ? r.agg.durSum : r.agg[col]);
+  const params: unknown[][] = [
+    rows.map((r) => r.key[0]),
+    rows.map((r) => r.key[1]),
+    rows.map((r) => r.key[2]),
+    ...cols.map((col) => rows.map((r) => field(r, col))),
+  ];
+  const names = ['project_key', 'day', 'tag_key', ...cols];
+  await c.query(
+    `INSERT INTO tag_days (${names.join(', ')})
+     SELECT * FROM unnest(${names.map((_, i) => `$${i + 1}::int8[]`).join(', ')})
+     ON CONFLICT (project_key, day, tag_key) DO UPDATE SET ${cols.map((col) => `${col} = tag_days.${col} + EXCLUDED.${col}`).join(', ')}`,
+    params,
+  );
+}
+
+/** Deletes rows by full key. */
+export async function deleteRows(c: PoolClient, def: TableDef, keys: number[][]): Promise<void> {
+  if (keys.length === 0) return;
+  const cols = def.keys;
+  await c.query(
+    `DELETE FROM ${def.table} t USING unnest(${cols.map((_, i) => `$${i + 1}::int8[]`).join(', ')}) AS x(${cols.join(', ')})
+     WHERE ${cols.map((k) => `t.${k} = x.${k}`).join(' AND ')}`,
+    cols.map((_, i) => keys.map((k) => k[i])),
+  );
+}
