@@ -171,9 +171,12 @@ describe('PDF reports of real ingested Playwright runs', () => {
       `${n} runs in this period: 0 passed, ${n} failed, 0 interrupted, 0 incomplete. ${results} test results of ${one.total} tests: ` +
         `${passed} passed, ${failed} failed, ${flaky} flaky, ${skipped} skipped; pass rate ${passRate}%.`,
     );
-    // The headline tile and the run table (#1..#3, newest first).
+    // The headline tile, and the run table newest first: #2 and #1 started today (same time: higher counter
+    // first), #3 yesterday.
     expect(read.text[0]).toContain(`PASS RATE\n\n${passRate}%`);
-    expect(flat(read)).toMatch(/#3 .*#2 .*#1 /);
+    expect(flat(read)).toMatch(
+      /#2 \d+ \w+ \d\d:\d\d failed main abc123def4 production .*#1 .* staging .*#3 .* failed feature\/login abc123def4 staging/,
+    );
   });
 
   it('names the failing and the flaky tests with their counts', () => {
