@@ -278,8 +278,10 @@ describe('PDF reports of real ingested Playwright runs', () => {
       const res = await api.get(`/${t.projectId}/reports/pdf?${q}`);
       expect([q, res.status, res.body.error.code]).toEqual([q, 400, 'VALIDATION_ERROR']);
     }
-    // No body at all: every default.
-    const empty = await api.request('POST', `/${t.projectId}/reports`);
+    // A body is required (as the API document says); `{}` means every default.
+    const none = await api.request('POST', `/${t.projectId}/reports`);
+    expect([none.status, none.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const empty = await api.post(`/${t.projectId}/reports`, {});
     expect(empty.status).toBe(202);
     expect(empty.body.data.period.days).toBe(7);
   });

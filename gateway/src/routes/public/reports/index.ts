@@ -37,15 +37,11 @@ export default async function reportRoutes(app: FastifyInstance) {
     '/:projectId/reports',
     {
       config: { access: 'read', rateBucket: 'pdf', idempotent: true },
-      // An empty body means every default (7 days, no filter).
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
       schema: {
         tags: TAGS,
         summary: 'Request a PDF report (generated in the background)',
         description:
-          'Answers 202 with the report `pending` at once; poll `GET /reports/{reportId}` until `ready` (or `failed`, with `failureReason`), then download it. The period is the `days` whole UTC days ending today, fixed when requested.',
+          'Body `{}` for the defaults (7 days, no filter). Answers 202 with the report `pending` at once; poll `GET /reports/{reportId}` until `ready` (or `failed`, with `failureReason`), then download it. The period is the `days` whole UTC days ending today, fixed when requested.',
         params: ProjectParams,
         body: CreateReportBody,
         response: { 202: Ok(ReportSchema) },
@@ -53,7 +49,7 @@ export default async function reportRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { projectId } = request.params as { projectId: string };
-      const body = (request.body ?? {}) as CreateReportBodyValue;
+      const body = request.body as CreateReportBodyValue;
       const res = await app.services.reports.createReport(
         {
           projectId,
