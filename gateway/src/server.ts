@@ -57,6 +57,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const healthClients = {
     'manual-testing': createRpcClient(Health, { baseUrl: config.MANUAL_TESTING_URL, ...healthOpts }),
     runs: createRpcClient(Health, { baseUrl: config.RUNS_URL, ...healthOpts }),
+    analytics: createRpcClient(Health, { baseUrl: config.ANALYTICS_URL, ...healthOpts }),
     webhooks: createRpcClient(Health, { baseUrl: config.WEBHOOKS_URL, ...healthOpts }),
     reports: createRpcClient(Health, { baseUrl: config.REPORTS_URL, ...healthOpts }),
   };

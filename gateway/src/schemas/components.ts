@@ -10,6 +10,7 @@ import { ReleaseSchema } from '../routes/public/releases/schemas';
 import { SessionSchema } from '../routes/public/sessions/schemas';
 import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '../routes/public/test-runs/schemas';
+import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsSpecSchema, AnalyticsTestSchema } from '../routes/public/analytics/schemas';
 
 export const componentSchemas: TSchema[] = [
   ErrorEnvelope,
@@ -26,4 +27,8 @@ export const componentSchemas: TSchema[] = [
   TestStatsSchema,
   TestRunSchema,
   TestCaseSchema,
+  AnalyticsTestSchema,
+  AnalyticsSpecSchema,
+  AnalyticsDaySchema,
+  AnalyticsBreakdownSchema,
 ];

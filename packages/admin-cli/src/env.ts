@@ -8,6 +8,7 @@ import path from 'node:path';
 export interface CliEnv {
   adminUrl: string;
   runsUrl: string;
+  analyticsUrl: string;
   internalToken: string;
 }
 
@@ -28,6 +29,7 @@ export function cliEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
   return {
     adminUrl: pick('ASSAY_ADMIN_URL', 'http://127.0.0.1:7200'),
     runsUrl: pick('RUNS_URL', 'http://127.0.0.1:7202'),
+    analyticsUrl: pick('ANALYTICS_URL', 'http://127.0.0.1:7203'),
     internalToken: pick('INTERNAL_AUTH_TOKEN', ''),
   };
 }

@@ -8,13 +8,14 @@ import { fromConnectError } from '@assay/errors';
 import { createRpcClient } from '@assay/service-kit';
 import { AdminService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
 import { RunsAdminService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { cliEnv, type CliEnv } from './env';
 
 class UsageError extends Error {}
 
 type Flags = Record<string, string | undefined>;
-type Command = { flags: string[]; run: (f: Flags, env: CliEnv) => Promise<unknown> };
+type Command = { flags: string[]; switches?: string[]; run: (f: Flags, env: CliEnv) => Promise<unknown> };
 
 const ROLES: Record<string, Role> = { owner: Role.OWNER, admin: Role.ADMIN, member: Role.MEMBER, viewer: Role.VIEWER };
 const EXPIRY_DAYS = [30, 60, 90, 180];
@@ -53,6 +54,10 @@ const admin = (env: CliEnv) => createRpcClient(AdminService, { baseUrl: env.admi
 const runsAdmin = (env: CliEnv) =>
   createRpcClient(RunsAdminService, { baseUrl: env.runsUrl, internalToken: env.internalToken, timeoutMs: 15000 });
 
+// A rebuild answers when it is done: minutes for a big project.
+const analyticsAdmin = (env: CliEnv) =>
+  createRpcClient(AnalyticsAdminService, { baseUrl: env.analyticsUrl, internalToken: env.internalToken, timeoutMs: 6 * 3600 * 1000 });
+
 function list(v: string | undefined): string[] {
   return (v ?? '')
     .split(',')
@@ -61,6 +66,16 @@ function list(v: string | undefined): string[] {
 }
 
 export const commands: Record<string, Command> = {
+  'analytics:rebuild': {
+    flags: ['project'],
+    switches: ['all'],
+    run: async (f, env) => {
+      const all = f.all !== undefined;
+      if (all === (f.project !== undefined)) throw new UsageError('give exactly one of --project or --all');
+      const res = await analyticsAdmin(env).rebuild({ projectId: f.project ?? '', all });
+      return { projects: Number(res.projects), runs: Number(res.runs), results: Number(res.results), durationMs: Number(res.durationMs) };
+    },
+  },
   'rule:create': {
     flags: ['project', 'name', 'description', 'operations', 'title-pattern', 'file', 'tag', 'match-tag', 'expires-at'],
     run: async (f, env) => {
@@ -178,10 +193,14 @@ async function main(argv: string[]): Promise<void> {
   try {
     flags = parseArgs({
       args: rest,
-      options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])),
+      options: Object.fromEntries([
+        ...command.flags.map((f) => [f, { type: 'string' as const }]),
+        ...(command.switches ?? []).map((f) => [f, { type: 'boolean' as const }]),
+      ]),
       strict: true,
       allowPositionals: false,
     }).values as Flags;
+    for (const [k, v] of Object.entries(flags)) if (v === (true as unknown)) flags[k] = 'true';
   } catch (err) {
     fail('USAGE', (err as Error).message);
   }

@@ -18,7 +18,16 @@ export function analyticsMetrics(registry: Registry) {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const events = new Counter({
+    name: 'analytics_run_events_total',
+    help: 'Run lifecycle events handled, by type (started, finished) and outcome (recorded, folded, skipped = already folded or unknown)',
+    labelNames: ['type', 'outcome'],
+    registers: [registry],
+  });
   return {
+    event(type: 'started' | 'finished', outcome: 'recorded' | 'folded' | 'skipped') {
+      events.inc({ type, outcome });
+    },
     folded(runCount: number, resultCount: number, ms: number) {
       runs.inc(runCount);
       results.inc(resultCount);

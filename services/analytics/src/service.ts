@@ -65,6 +65,7 @@ export function analyticsService(config: AnalyticsConfig, opts: { now?: () => Da
         logger: ctx.logger.child({ component: 'consumer' }),
         groupId: ctx.config.ANALYTICS_CONSUMER_GROUP,
         onFolded: (runs, results, ms) => metrics.folded(runs, results, ms),
+        onEvent: (type, outcome) => metrics.event(type, outcome),
       });
       const roller = new Roller({
         model,

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
+import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
@@ -16,6 +17,7 @@ export interface ServiceClients {
   /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
   runsHttpUrl: string;
   webhooks: Client<typeof WebhooksService>;
+  analytics: Client<typeof AnalyticsService>;
   reports: Client<typeof ReportsService>;
   /** Base URL of the reports service's internal HTTP port (PDF bodies stream from there). */
   reportsHttpUrl: string;
@@ -36,6 +38,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
     runsHttpUrl: config.RUNS_HTTP_URL,
     webhooks: createRpcClient(WebhooksService, { baseUrl: config.WEBHOOKS_URL, ...opts }),
+    analytics: createRpcClient(AnalyticsService, { baseUrl: config.ANALYTICS_URL, ...opts }),
     reports: createRpcClient(ReportsService, { baseUrl: config.REPORTS_URL, ...opts }),
     reportsHttpUrl: config.REPORTS_HTTP_URL,
     serviceHttp: { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS },

@@ -65,9 +65,13 @@ export async function projectKeyOf(c: Queryable, projectId: string, today: numbe
 
 const sortedUnique = (a: Iterable<string>) => [...new Set(a)].sort();
 
-/** A run seen running (RUN_STARTED): listed among the dashboard's active runs until it is folded. */
+/**
+ * A run seen running (RUN_STARTED): listed among the dashboard's active runs until it is folded; its branch,
+ * environment, author and tags are filter values from now on.
+ */
 export async function recordRunning(c: Queryable, projectKey: number, run: RunSnapshot): Promise<void> {
   const start = run.startTime ? timestampDate(run.startTime) : new Date();
+  await internDims(c, projectKey, runDims(run));
   await c.query(
     `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, snapshot)
      VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $8, $9)
@@ -179,7 +183,14 @@ async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[])
 
 export type DimKind = 'branch' | 'environment' | 'developer' | 'tag';
 
-async function internDims(c: PoolClient, projectKey: number, dims: { kind: DimKind; value: string }[]): Promise<Map<string, number>> {
+const runDims = (run: RunSnapshot): { kind: DimKind; value: string }[] => [
+  { kind: 'branch', value: run.git?.branch ?? '' },
+  { kind: 'environment', value: run.git?.environment ?? '' },
+  { kind: 'developer', value: run.git?.commit?.author ?? '' },
+  ...run.tags.map((value) => ({ kind: 'tag' as const, value })),
+];
+
+async function internDims(c: Queryable, projectKey: number, dims: { kind: DimKind; value: string }[]): Promise<Map<string, number>> {
   const kinds = dims.map((d) => d.kind);
   const values = dims.map((d) => d.value);
   await c.query(
@@ -279,9 +290,7 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
   const tagsetOf = new Map<string, string[]>();
   for (const i of todo) {
     const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
-    dims.push({ kind: 'branch', value: i.run.git?.branch ?? '' }, { kind: 'environment', value: i.run.git?.environment ?? '' });
-    dims.push({ kind: 'developer', value: i.run.git?.commit?.author ?? '' });
-    for (const t of i.run.tags) dims.push({ kind: 'tag', value: t });
+    dims.push(...runDims(i.run));
     for (const r of i.results) {
       const prev = latest.get(r.testId);
       if (!prev || at >= prev.at)

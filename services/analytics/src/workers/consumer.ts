@@ -16,6 +16,7 @@ export interface ConsumerOptions {
   logger: Logger;
   groupId: string;
   onFolded?: (runs: number, results: number, ms: number) => void;
+  onEvent?: (type: 'started' | 'finished', outcome: 'recorded' | 'folded' | 'skipped') => void;
 }
 
 export class RunEventConsumer implements Worker {
@@ -52,9 +53,11 @@ export class RunEventConsumer implements Worker {
     }
     if (e.type === RunEventType.RUN_STARTED) {
       await this.o.model.runStarted(e.projectId, e.run);
+      this.o.onEvent?.('started', 'recorded');
     } else if (e.type === RunEventType.RUN_FINISHED) {
       const started = performance.now();
       const done = await this.o.model.runFinished(e.projectId, e.run.id);
+      this.o.onEvent?.('finished', done.runs > 0 ? 'folded' : 'skipped');
       if (done.runs > 0) {
         const ms = performance.now() - started;
         this.o.onFolded?.(done.runs, done.results, ms);
