@@ -1,9 +1,11 @@
 /** `node bench/dist/run.js [name…]`: runs the named benchmarks (default: all) one after another. */
+import * as analytics from './analytics';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
+  analytics,
   'gateway-auth': gatewayAuth,
   ingestion,
   'webhook-fanout': webhookFanout,

@@ -191,7 +191,14 @@ cluster (upgrades) or generated (first install).
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
 {{- else if eq .key "analytics" -}}
+{{- /* read-model defaults (README "Analytics"); any key in analytics.config overrides these */ -}}
 {{- $_ := set $d "RUNS_URL" $svc.runs -}}
+{{- $_ = set $d "ANALYTICS_CONSUMER_GROUP" "analytics" -}}
+{{- $_ = set $d "ANALYTICS_SLOW_TEST_MIN_MS" "1000" -}}
+{{- $_ = set $d "ANALYTICS_SLOW_TEST_FACTOR" "2" -}}
+{{- $_ = set $d "ANALYTICS_REBUILD_ON_EMPTY" "true" -}}
+{{- $_ = set $d "ANALYTICS_REBUILD_BATCH_RESULTS" "50000" -}}
+{{- $_ = set $d "ANALYTICS_ROLL_INTERVAL_MS" "60000" -}}
 {{- else if eq .key "reports" -}}
 {{- $_ := set $d "ANALYTICS_URL" $svc.analytics -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}

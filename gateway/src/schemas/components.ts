@@ -10,7 +10,13 @@ import { ReleaseSchema } from '../routes/public/releases/schemas';
 import { SessionSchema } from '../routes/public/sessions/schemas';
 import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '../routes/public/test-runs/schemas';
-import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsSpecSchema, AnalyticsTestSchema } from '../routes/public/analytics/schemas';
+import {
+  AnalyticsBreakdownSchema,
+  AnalyticsDaySchema,
+  AnalyticsPerformanceSchema,
+  AnalyticsSpecSchema,
+  AnalyticsTestSchema,
+} from '../routes/public/analytics/schemas';
 
 export const componentSchemas: TSchema[] = [
   ErrorEnvelope,
@@ -28,6 +34,7 @@ export const componentSchemas: TSchema[] = [
   TestRunSchema,
   TestCaseSchema,
   AnalyticsTestSchema,
+  AnalyticsPerformanceSchema,
   AnalyticsSpecSchema,
   AnalyticsDaySchema,
   AnalyticsBreakdownSchema,

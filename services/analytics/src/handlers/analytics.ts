@@ -27,7 +27,17 @@ import {
   type TestSort,
 } from '../store/read';
 import { reportFigures } from '../store/report';
-import { breakdownRow, dayTrend, durations, outcomeStats, runCounts as runCountsMsg, specRow, testRow, windowOf } from './view';
+import {
+  breakdownRow,
+  dayTrend,
+  durations,
+  outcomeStats,
+  runCounts as runCountsMsg,
+  specRow,
+  testColumns,
+  testRow,
+  windowOf,
+} from './view';
 
 export interface AnalyticsOptions {
   slowTestMinMs: number;
@@ -183,8 +193,9 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
-      if (!state) return { window, tests: [] };
-      return { window, tests: (await performance(db, state.key, days)).map(testRow) };
+      if (!state) return { window, tests: [], columns: req.columnar ? testColumns([]) : undefined };
+      const tests = await performance(db, state.key, days);
+      return req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) };
     },
 
     async getReportData(req) {

@@ -8,6 +8,7 @@ import type {
   OutcomeStatsSchema,
   RunStatusCountsSchema,
   SpecRowSchema,
+  TestColumnsSchema,
   TestRowSchema,
   WindowSchema,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
@@ -101,3 +102,66 @@ export const runCounts = (r: RunCounts): MessageInitShape<typeof RunStatusCounts
   incomplete: BigInt(r.incomplete),
   running: BigInt(r.running),
 });
+
+/** Many tests as parallel arrays (TestColumns): the same figures as `testRow`, cheap to encode. */
+export function testColumns(tests: TestFigures[]): MessageInitShape<typeof TestColumnsSchema> {
+  const c = {
+    testId: [] as string[],
+    title: [] as string[],
+    file: [] as string[],
+    projectName: [] as string[],
+    titlePathLengths: [] as number[],
+    titleParts: [] as string[],
+    tagCounts: [] as number[],
+    tags: [] as string[],
+    executions: [] as number[],
+    passed: [] as number[],
+    failed: [] as number[],
+    flaky: [] as number[],
+    skipped: [] as number[],
+    passRate: [] as number[],
+    failureRate: [] as number[],
+    flakyRate: [] as number[],
+    avgDurationMs: [] as number[],
+    p50Ms: [] as number[],
+    p90Ms: [] as number[],
+    p95Ms: [] as number[],
+    p99Ms: [] as number[],
+    minMs: [] as number[],
+    maxMs: [] as number[],
+    lastRunAtMs: [] as number[],
+    lastFailedAtMs: [] as number[],
+    lastFlakyAtMs: [] as number[],
+  };
+  for (const t of tests) {
+    const a = t.agg;
+    const ran = ranOf(a);
+    c.testId.push(t.testId);
+    c.title.push(t.title);
+    c.file.push(t.file);
+    c.projectName.push(t.projectName);
+    c.titlePathLengths.push(t.titlePath.length);
+    c.titleParts.push(...t.titlePath);
+    c.tagCounts.push(t.tags.length);
+    c.tags.push(...t.tags);
+    c.executions.push(a.executions);
+    c.passed.push(a.passed);
+    c.failed.push(a.failed);
+    c.flaky.push(a.flaky);
+    c.skipped.push(a.skipped);
+    c.passRate.push(rate(a.passed, ran));
+    c.failureRate.push(rate(a.failed, ran));
+    c.flakyRate.push(rate(a.flaky, ran));
+    c.avgDurationMs.push(avgDuration(a.durSum, ran));
+    c.p50Ms.push(t.p.p50);
+    c.p90Ms.push(t.p.p90);
+    c.p95Ms.push(t.p.p95);
+    c.p99Ms.push(t.p.p99);
+    c.minMs.push(a.durMin ?? 0);
+    c.maxMs.push(a.durMax ?? 0);
+    c.lastRunAtMs.push(a.lastRunAt ?? 0);
+    c.lastFailedAtMs.push(a.lastFailedAt ?? 0);
+    c.lastFlakyAtMs.push(a.lastFlakyAt ?? 0);
+  }
+  return c;
+}

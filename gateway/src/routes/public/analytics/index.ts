@@ -8,12 +8,14 @@ import { Ok, ok } from '../../../schemas/envelope';
 import {
   AnalyticsBreakdownSchema,
   AnalyticsDaySchema,
+  AnalyticsPerformanceSchema,
   AnalyticsTestSchema,
   breakdownJson,
   countsOf,
   dayJson,
   DaysQuery,
   percentilesOf,
+  performanceJsonFromColumns,
   ratesOf,
   RunCountsSchema,
   runCountsJson,
@@ -116,14 +118,14 @@ export default async function analyticsRoutes(app: FastifyInstance) {
           'and its outcome counts and rates, by test identifier. Only `days` is supported.',
         params,
         querystring: Type.Object(DaysQuery()),
-        response: { 200: Ok(Type.Array(Type.Ref(AnalyticsTestSchema))) },
+        response: { 200: Ok(Type.Array(Type.Ref(AnalyticsPerformanceSchema))) },
       },
     },
     async (request) => {
       const { projectId } = request.params as { projectId: string };
       const { days } = request.query as { days: number };
-      const res = await app.services.analytics.getTestPerformance({ projectId, days }, request.callOptions());
-      return ok(res.tests.map(testJson));
+      const res = await app.services.analytics.getTestPerformance({ projectId, days, columnar: true }, request.callOptions());
+      return ok(performanceJsonFromColumns(res.columns));
     },
   );
 }

@@ -14,6 +14,7 @@ import type {
   OutcomeStats,
   RunStatusCounts,
   SpecRow,
+  TestColumns,
   TestRow,
   Window,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
@@ -100,6 +101,25 @@ export const AnalyticsTestSchema = Type.Object(
     lastFlakyAt: DateTimeOrNull,
   },
   { $id: 'AnalyticsTest', title: 'AnalyticsTest', description: 'One automated test over the window' },
+);
+
+export const AnalyticsPerformanceSchema = Type.Object(
+  {
+    testId: Type.String({ description: 'stable test identity: the `testId` of GET /test-cases/history' }),
+    title: Type.String({ description: 'title path joined with " › "' }),
+    file: Type.String({ description: 'spec file' }),
+    projectName: Type.String({ description: 'Playwright project (browser) name; may be empty' }),
+    ...Counts,
+    ...Rates,
+    ...Percentiles,
+    lastRunAt: DateTimeOrNull,
+  },
+  {
+    $id: 'AnalyticsPerformance',
+    title: 'AnalyticsPerformance',
+    description:
+      'Duration percentiles of one test merged with its failure statistics (a lean AnalyticsTest: one row per test of the project)',
+  },
 );
 
 export const AnalyticsSpecSchema = Type.Object(
@@ -206,3 +226,35 @@ export const runCountsJson = (r?: RunStatusCounts) => ({
   interrupted: n(r?.interrupted),
   incomplete: n(r?.incomplete),
 });
+
+/** Performance rows (AnalyticsPerformance) from the columnar form (TestColumns). */
+export function performanceJsonFromColumns(c?: TestColumns) {
+  if (!c) return [];
+  const out = [];
+  for (let i = 0; i < c.testId.length; i++) {
+    const last = c.lastRunAtMs[i]!;
+    out.push({
+      testId: c.testId[i]!,
+      title: c.title[i]!,
+      file: c.file[i]!,
+      projectName: c.projectName[i]!,
+      executions: c.executions[i]!,
+      passed: c.passed[i]!,
+      failed: c.failed[i]!,
+      flaky: c.flaky[i]!,
+      skipped: c.skipped[i]!,
+      passRate: c.passRate[i]!,
+      failureRate: c.failureRate[i]!,
+      flakyRate: c.flakyRate[i]!,
+      avgDuration: c.avgDurationMs[i]!,
+      p50Duration: c.p50Ms[i]!,
+      p90Duration: c.p90Ms[i]!,
+      p95Duration: c.p95Ms[i]!,
+      p99Duration: c.p99Ms[i]!,
+      minDuration: c.minMs[i]!,
+      maxDuration: c.maxMs[i]!,
+      lastRunAt: last > 0 ? new Date(last).toISOString() : null,
+    });
+  }
+  return out;
+}
