@@ -199,7 +199,7 @@ export async function run(): Promise<void> {
       `full rebuild (analytics:rebuild --project): ${Number(rebuilt.runs)} runs, ${Number(rebuilt.results).toLocaleString('en')} results in ${rebuildSeconds.toFixed(1)} s = ${(Number(rebuilt.results) / rebuildSeconds).toFixed(0)} results/s`,
     );
 
-    // ---- endpoint latency through the gateway
+    // ---- endpoint latency through the gateway: without the answer cache first, then with it
     const endpoints = [
       '/dashboard',
       '/filters',
@@ -214,31 +214,39 @@ export async function run(): Promise<void> {
       '/analytics/test-cases/performance?days=30',
       '/analytics/test-cases/performance?days=90',
     ];
-    console.log('endpoint latency through the gateway (200 sequential requests each after 20 warm-ups):');
-    const worst: number[] = [];
-    for (const e of endpoints) {
-      // The time to receive the whole answer (the client does not parse it: that is not the server's latency).
-      const url = `${sys.gatewayUrl}/api/v1/public/${t.projectId}${e}`;
-      let bytes = 0;
-      const call = async () => {
-        const res = await fetch(url, { headers: { authorization: `Bearer ${t.token}` } });
-        bytes = (await res.arrayBuffer()).byteLength;
-        return res.status === 200;
-      };
-      await closedLoop(20, 1, call);
-      const r = await closedLoop(200, 1, call);
-      worst.push(r.p95);
-      console.log(
-        `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors})`,
+    const measure = async (label: string) => {
+      console.log(`endpoint latency through the gateway, ${label} (200 sequential requests each after 20 warm-ups):`);
+      const worst: number[] = [];
+      for (const e of endpoints) {
+        // The time to receive the whole answer (the client does not parse it: that is not the server's latency).
+        const url = `${sys.gatewayUrl}/api/v1/public/${t.projectId}${e}`;
+        let bytes = 0;
+        const call = async () => {
+          const res = await fetch(url, { headers: { authorization: `Bearer ${t.token}` } });
+          bytes = (await res.arrayBuffer()).byteLength;
+          return res.status === 200;
+        };
+        await closedLoop(20, 1, call);
+        const r = await closedLoop(200, 1, call);
+        worst.push(r.p95);
+        console.log(
+          `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors})`,
+        );
+      }
+      console.log(`  worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);
+      const mixed = await closedLoop(
+        400,
+        4,
+        async (i) => (await api.get(`/${t.projectId}${endpoints[i % endpoints.length]}`)).status === 200,
       );
-    }
-    console.log(`worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);
-    const mixed = await closedLoop(
-      400,
-      4,
-      async (i) => (await api.get(`/${t.projectId}${endpoints[i % endpoints.length]}`)).status === 200,
-    );
-    console.log(`mixed endpoints, 4 concurrent clients: ${fmt(mixed)}`);
+      console.log(`  mixed endpoints, 4 concurrent clients: ${fmt(mixed)}`);
+    };
+    sys.envOf('analytics').ANALYTICS_READ_CACHE_ENTRIES = '0';
+    await sys.restart('analytics');
+    await measure('no answer cache (ANALYTICS_READ_CACHE_ENTRIES=0)');
+    sys.envOf('analytics').ANALYTICS_READ_CACHE_ENTRIES = '100';
+    await sys.restart('analytics');
+    await measure('answers cached per read-model version (the default)');
 
     // ---- reports-facing RPC
     const report90: number[] = [];

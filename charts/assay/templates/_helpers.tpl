@@ -199,6 +199,7 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "ANALYTICS_REBUILD_ON_EMPTY" "true" -}}
 {{- $_ = set $d "ANALYTICS_REBUILD_BATCH_RESULTS" "50000" -}}
 {{- $_ = set $d "ANALYTICS_ROLL_INTERVAL_MS" "60000" -}}
+{{- $_ = set $d "ANALYTICS_READ_CACHE_ENTRIES" "100" -}}
 {{- else if eq .key "reports" -}}
 {{- $_ := set $d "ANALYTICS_URL" $svc.analytics -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}

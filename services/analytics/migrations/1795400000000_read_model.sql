@@ -14,7 +14,10 @@ CREATE TABLE projects (
   as_of_day      integer NOT NULL,
   runs_folded    bigint NOT NULL DEFAULT 0,
   results_folded bigint NOT NULL DEFAULT 0,
-  last_folded_at timestamptz
+  last_folded_at timestamptz,
+  -- Bumped by every change of the project's rollups (fold, new day, rebuild): answers cached for a version
+  -- are answers of the current read model.
+  version        bigint NOT NULL DEFAULT 0
 );
 
 CREATE TABLE files (

@@ -17,6 +17,12 @@ export const AnalyticsSettings = Type.Object({
     default: 50000,
     description: 'results folded per transaction by a rebuild',
   }),
+  ANALYTICS_READ_CACHE_ENTRIES: Type.Integer({
+    minimum: 0,
+    maximum: 100000,
+    default: 100,
+    description: 'answers of the window endpoints cached per read-model version (0 = no cache)',
+  }),
   ANALYTICS_ROLL_INTERVAL_MS: Type.Integer({
     minimum: 100,
     maximum: 3600000,

@@ -153,12 +153,14 @@ export class ReadModel {
         const p = await lockProject(c, projectId, this.today());
         for (const t of TABLES) await c.query(`DELETE FROM ${t} WHERE project_key = $1`, [p.key]);
         await c.query(
-          'UPDATE projects SET as_of_day = $2, runs_folded = 0, results_folded = 0, last_folded_at = NULL WHERE project_key = $1',
+          `UPDATE projects SET as_of_day = $2, runs_folded = 0, results_folded = 0, last_folded_at = NULL, version = version + 1
+            WHERE project_key = $1`,
           [p.key, this.today()],
         );
       });
     } else {
-      await this.pool.query(`TRUNCATE ${[...TABLES, 'projects'].join(', ')} RESTART IDENTITY`);
+      // Keys keep counting up (no RESTART IDENTITY): a project's new key never meets answers cached for an old one.
+      await this.pool.query(`TRUNCATE ${[...TABLES, 'projects'].join(', ')}`);
     }
     const outcome: RebuildOutcome = { projects: 0, runs: 0, results: 0, ms: 0 };
     const projects = new Set<string>();

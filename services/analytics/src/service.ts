@@ -15,6 +15,7 @@ import { adminHandlers } from './handlers/admin';
 import { RunEventConsumer } from './workers/consumer';
 import { Roller } from './workers/roller';
 import { analyticsMetrics } from './metrics';
+import { ReadCache } from './cache';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
@@ -49,10 +50,11 @@ export function analyticsService(config: AnalyticsConfig, opts: { now?: () => Da
       const model = modelOf(ctx);
       router.service(
         AnalyticsService,
-        analyticsHandlers(model, {
-          slowTestMinMs: ctx.config.ANALYTICS_SLOW_TEST_MIN_MS,
-          slowTestFactor: ctx.config.ANALYTICS_SLOW_TEST_FACTOR,
-        }),
+        analyticsHandlers(
+          model,
+          { slowTestMinMs: ctx.config.ANALYTICS_SLOW_TEST_MIN_MS, slowTestFactor: ctx.config.ANALYTICS_SLOW_TEST_FACTOR },
+          new ReadCache(ctx.config.ANALYTICS_READ_CACHE_ENTRIES),
+        ),
       );
       router.service(AnalyticsAdminService, adminHandlers(model));
     },

@@ -14,6 +14,8 @@ import { createLogger } from '@assay/logger';
 import { createDatabase, testSystem } from '@assay/testkit';
 import { BOUNDS, bucketOf, bucketValue, histOf, quantile } from '../src/domain/histogram';
 import { ReadModel } from '../src/read-model';
+import { ReadCache } from '../src/cache';
+import { analyticsHandlers } from '../src/handlers/analytics';
 import { MIGRATIONS_DIR } from '../src/service';
 import type { FoldInput } from '../src/store/fold';
 
@@ -307,6 +309,38 @@ describe('read model: rolling windows equal brute force through folds, late runs
     const after = await pool.query('SELECT * FROM test_days ORDER BY project_key, day, test_key, branch_key, env_key, tagset_key');
     expect(after.rows).toEqual(before.rows);
     await check('after replay');
+  });
+
+  it('answers cached per read-model version are the answers of the current read model', async () => {
+    const opts = { slowTestMinMs: 1000, slowTestFactor: 2 };
+    const cache = new ReadCache(50);
+    const cached = analyticsHandlers(model, opts, cache) as any;
+    const direct = analyticsHandlers(model, opts, new ReadCache(0)) as any;
+    const calls: [string, object][] = [
+      ['getSummary', { projectId: PROJECT, days: 30 }],
+      ['listExplorerTests', { projectId: PROJECT, days: 7, sortBy: 'p95_duration', page: { page: 1, limit: 25 } }],
+      ['listSpecs', { projectId: PROJECT, days: 90, page: { page: 1, limit: 10 } }],
+      ['getTestPerformance', { projectId: PROJECT, days: 90, columnar: true }],
+      ['getTestPerformance', { projectId: PROJECT, days: 90 }],
+    ];
+    const answers = async (h: any) => {
+      const out = [];
+      for (const [rpc, req] of calls)
+        out.push(JSON.parse(JSON.stringify(await h[rpc](req), (_k, v) => (typeof v === 'bigint' ? String(v) : v))));
+      return out;
+    };
+    const r = rng(7);
+    for (let step = 0; step < 3; step++) {
+      const first = await answers(cached);
+      expect(await answers(cached)).toEqual(first); // hits
+      expect(first).toEqual(await answers(direct));
+      await fold([makeRun(`cache-${step}`, now - 3600_000 * (step + 1), r)]);
+      const after = await answers(cached);
+      expect(after).toEqual(await answers(direct));
+      expect(after).not.toEqual(first);
+    }
+    expect(cache.hits).toBeGreaterThan(0);
+    await check('after cached reads');
   });
 
   it('a rebuild (from the fake runs service, in batches) gives the same windows', async () => {

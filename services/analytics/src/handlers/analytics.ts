@@ -1,14 +1,21 @@
 /** AnalyticsService: the public endpoints from the rolling windows, report data from the daily rollups. */
-import { fromBinary } from '@bufbuild/protobuf';
+import { create, fromBinary } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import {
+  GetSummaryResponseSchema,
+  GetTestPerformanceResponseSchema,
+  ListExplorerTestsResponseSchema,
+  ListSpecsResponseSchema,
+  type AnalyticsService,
+} from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { RunSnapshotSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { validation } from '@assay/errors';
 import { dayOf, isKeptWindow, type WindowDays } from '../domain/days';
 import { percentilesOf } from '../domain/histogram';
 import { emptyAgg } from '../domain/stats';
 import type { ReadModel } from '../read-model';
+import type { ReadCache } from '../cache';
 import {
   activeRuns,
   breakdown,
@@ -63,9 +70,38 @@ function pageOf(p?: { page: number; limit: number }) {
   return { page, limit, offset: (page - 1) * limit };
 }
 
-export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): ServiceImpl<typeof AnalyticsService> {
+export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions, cache: ReadCache): ServiceImpl<typeof AnalyticsService> {
   const db = model.pool;
+  const key = (state: { key: number; version: number; asOf: number }, ...parts: unknown[]) =>
+    [state.key, state.version, state.asOf, ...parts].join(':');
   const slowThreshold = (p50: number) => Math.max(o.slowTestMinMs, Math.round(o.slowTestFactor * p50));
+
+  async function summary(projectKey: number, days: WindowDays, from: number, until: number) {
+    const [runs, totals, failing, flaky, slowest, tags, envs, trendDays, branches] = await Promise.all([
+      runCounts(db, projectKey, from, until),
+      projectWindow(db, projectKey, days),
+      topTests(db, projectKey, days, 'failing', TOP),
+      topTests(db, projectKey, days, 'flaky', TOP),
+      topTests(db, projectKey, days, 'slowest', TOP),
+      byTag(db, projectKey, from, until),
+      breakdown(db, projectKey, 'environment', from, until),
+      trend(db, projectKey, from, until),
+      breakdown(db, projectKey, 'branch', from, until),
+    ]);
+    return create(GetSummaryResponseSchema, {
+      window: windowOf(from, until),
+      runs: runCountsMsg(runs),
+      stats: outcomeStats(totals.agg),
+      durations: durations(totals.agg, totals.p),
+      topFailing: failing.map(testRow),
+      topFlaky: flaky.map(testRow),
+      slowest: slowest.map(testRow),
+      byTag: tags.map(breakdownRow),
+      byEnvironment: envs.map(breakdownRow),
+      trend: trendDays.map(dayTrend),
+      byBranch: branches.map(breakdownRow),
+    });
+  }
 
   return {
     async getDashboard(req) {
@@ -95,7 +131,12 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
         trend: days.map(dayTrend),
         topFlaky: flaky.map(testRow),
         topFailing: failing.map(testRow),
-        activeRuns: active.snapshots.map((b) => fromBinary(RunSnapshotSchema, b)),
+        activeRuns: active.snapshots.map((b) => {
+          // As the runs service answers a running run: its duration so far.
+          const run = fromBinary(RunSnapshotSchema, b);
+          if (run.startTime) run.duration = BigInt(Math.max(0, model.now().getTime() - timestampDate(run.startTime).getTime()));
+          return run;
+        }),
       };
     },
 
@@ -123,17 +164,24 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
       if (!state) return { window, tests: [], page: { page, limit, total: 0n }, slowThresholdMs: BigInt(o.slowTestMinMs) };
-      const totals = await projectWindow(db, state.key, days);
-      const threshold = slowThreshold(totals.p.p50);
-      const res = await listTests(db, state.key, days, {
-        filter: (req.status || undefined) as TestFilter | undefined,
-        sort: (req.sortBy || 'executions') as TestSort,
-        order: req.order === 'asc' ? 'asc' : 'desc',
-        limit,
-        offset,
-        slowThresholdMs: threshold,
+      return cache.get(key(state, 'explorer', days, req.status, req.sortBy, req.order, page, limit), async () => {
+        const totals = await projectWindow(db, state.key, days);
+        const threshold = slowThreshold(totals.p.p50);
+        const res = await listTests(db, state.key, days, {
+          filter: (req.status || undefined) as TestFilter | undefined,
+          sort: (req.sortBy || 'executions') as TestSort,
+          order: req.order === 'asc' ? 'asc' : 'desc',
+          limit,
+          offset,
+          slowThresholdMs: threshold,
+        });
+        return create(ListExplorerTestsResponseSchema, {
+          window,
+          tests: res.tests.map(testRow),
+          page: { page, limit, total: BigInt(res.total) },
+          slowThresholdMs: BigInt(threshold),
+        });
       });
-      return { window, tests: res.tests.map(testRow), page: { page, limit, total: BigInt(res.total) }, slowThresholdMs: BigInt(threshold) };
     },
 
     async listSpecs(req) {
@@ -143,8 +191,10 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
       if (!state) return { window, specs: [], page: { page, limit, total: 0n } };
-      const res = await listSpecs(db, state.key, days, { limit, offset });
-      return { window, specs: res.specs.map(specRow), page: { page, limit, total: BigInt(res.total) } };
+      return cache.get(key(state, 'specs', days, page, limit), async () => {
+        const res = await listSpecs(db, state.key, days, { limit, offset });
+        return create(ListSpecsResponseSchema, { window, specs: res.specs.map(specRow), page: { page, limit, total: BigInt(res.total) } });
+      });
     },
 
     async getSummary(req) {
@@ -162,30 +212,7 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
           trend: fillDays(from, until, [], []).map(dayTrend),
         };
       }
-      const [runs, totals, failing, flaky, slowest, tags, envs, days_, branches] = await Promise.all([
-        runCounts(db, state.key, from, until),
-        projectWindow(db, state.key, days),
-        topTests(db, state.key, days, 'failing', TOP),
-        topTests(db, state.key, days, 'flaky', TOP),
-        topTests(db, state.key, days, 'slowest', TOP),
-        byTag(db, state.key, from, until),
-        breakdown(db, state.key, 'environment', from, until),
-        trend(db, state.key, from, until),
-        breakdown(db, state.key, 'branch', from, until),
-      ]);
-      return {
-        window: windowOf(from, until),
-        runs: runCountsMsg(runs),
-        stats: outcomeStats(totals.agg),
-        durations: durations(totals.agg, totals.p),
-        topFailing: failing.map(testRow),
-        topFlaky: flaky.map(testRow),
-        slowest: slowest.map(testRow),
-        byTag: tags.map(breakdownRow),
-        byEnvironment: envs.map(breakdownRow),
-        trend: days_.map(dayTrend),
-        byBranch: branches.map(breakdownRow),
-      };
+      return cache.get(key(state, 'summary', days), () => summary(state.key, days, from, until));
     },
 
     async getTestPerformance(req) {
@@ -194,8 +221,13 @@ export function analyticsHandlers(model: ReadModel, o: AnalyticsOptions): Servic
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
       if (!state) return { window, tests: [], columns: req.columnar ? testColumns([]) : undefined };
-      const tests = await performance(db, state.key, days);
-      return req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) };
+      return cache.get(key(state, 'performance', days, req.columnar), async () => {
+        const tests = await performance(db, state.key, days);
+        return create(
+          GetTestPerformanceResponseSchema,
+          req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) },
+        );
+      });
     },
 
     async getReportData(req) {

@@ -163,7 +163,7 @@ async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[])
        FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::float8[])
             AS x(test_id, file_key, title_path, project_name, tags, at)
      ON CONFLICT (project_key, test_id) DO UPDATE SET tags = EXCLUDED.tags, tags_at = EXCLUDED.tags_at
-     WHERE EXCLUDED.tags_at >= tests.tags_at AND tests.tags IS DISTINCT FROM EXCLUDED.tags`,
+     WHERE EXCLUDED.tags_at > tests.tags_at`,
     [
       projectKey,
       tests.map((t) => t.testId),
@@ -365,7 +365,8 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
   for (const [def, rows] of windowAdds) await mergeInto(c, def, p.key, rows);
 
   await c.query(
-    `UPDATE projects SET runs_folded = runs_folded + $2, results_folded = results_folded + $3, last_folded_at = now()
+    `UPDATE projects SET runs_folded = runs_folded + $2, results_folded = results_folded + $3, last_folded_at = now(),
+            version = version + 1
      WHERE project_key = $1`,
     [p.key, todo.length, results],
   );
@@ -484,7 +485,7 @@ export async function advanceWindows(c: PoolClient, projectKey: number, asOf: nu
       if (extremes.length > 0) await recomputeExtremes(c, e, projectKey, w, newFrom, today, extremes);
     }
   }
-  await c.query('UPDATE projects SET as_of_day = $2 WHERE project_key = $1', [projectKey, today]);
+  await c.query('UPDATE projects SET as_of_day = $2, version = version + 1 WHERE project_key = $1', [projectKey, today]);
 }
 
 async function recomputeExtremes(

@@ -7,12 +7,16 @@ export interface ProjectState {
   key: number;
   asOf: number;
   lastFoldedAt: Date | null;
+  /** Changes with every change of the project's rollups. */
+  version: number;
 }
 
 export async function projectState(db: Queryable, projectId: string): Promise<ProjectState | undefined> {
-  const { rows } = await db.query('SELECT project_key, as_of_day, last_folded_at FROM projects WHERE project_id = $1', [projectId]);
+  const { rows } = await db.query('SELECT project_key, as_of_day, last_folded_at, version FROM projects WHERE project_id = $1', [
+    projectId,
+  ]);
   const r = rows[0];
-  return r ? { key: r.project_key, asOf: r.as_of_day, lastFoldedAt: r.last_folded_at } : undefined;
+  return r ? { key: r.project_key, asOf: r.as_of_day, lastFoldedAt: r.last_folded_at, version: Number(r.version) } : undefined;
 }
 
 /** A test over a window: identity, counts, extremes, percentiles, latest timestamps. */

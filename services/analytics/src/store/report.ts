@@ -127,27 +127,13 @@ export async function reportFigures(
   }
   totals.hist = sumHists(histOf.values());
 
-  // ---- top lists: ranked on keys only, then the identities of the winners
-  const entries = [...byTest.entries()].map(([k, a]) => ({ k, a, p: percentilesOf(a.hist) }));
-  const failing = entries
-    .filter((e) => e.a.failed > 0)
-    .sort((x, y) => y.a.failed - x.a.failed || y.a.failed / ranOf(y.a) - x.a.failed / ranOf(x.a))
-    .slice(0, topLimit * 4);
-  const flaky = entries
-    .filter((e) => e.a.flaky > 0)
-    .sort((x, y) => y.a.flaky - x.a.flaky || y.a.flaky / ranOf(y.a) - x.a.flaky / ranOf(x.a))
-    .slice(0, topLimit * 4);
-  const slow = entries
-    .filter((e) => ranOf(e.a) > 0)
-    .sort((x, y) => y.p.p95 - x.p.p95 || y.a.durSum / ranOf(y.a) - x.a.durSum / ranOf(x.a))
-    .slice(0, topLimit * 4);
-  const wanted = [...new Set([...failing, ...flaky, ...slow].map((e) => e.k))];
+  // ---- top lists (ties by title, then test id: every test's identity is needed to rank them)
   const ids = new Map<number, Omit<TestFigures, 'agg' | 'p'>>();
-  if (wanted.length > 0) {
+  if (byTest.size > 0) {
     const { rows } = await db.query(
       `SELECT t.test_key, t.test_id, t.title, t.title_path, t.project_name, t.tags, f.file
          FROM tests t JOIN files f ON f.file_key = t.file_key WHERE t.test_key = ANY($1::int[])`,
-      [wanted],
+      [[...byTest.keys()]],
     );
     for (const r of rows)
       ids.set(Number(r.test_key), {
@@ -159,20 +145,24 @@ export async function reportFigures(
         tags: r.tags,
       });
   }
-  const figures = (list: typeof entries, tie: (x: TestFigures, y: TestFigures) => number) =>
-    list
-      .map((e) => ({ ...ids.get(e.k)!, agg: e.a, p: e.p }))
-      .sort(tie)
+  const all: TestFigures[] = [...byTest.entries()].map(([k, a]) => ({ ...ids.get(k)!, agg: a, p: percentilesOf(a.hist) }));
+  const top = (keep: (t: TestFigures) => boolean, order: (x: TestFigures, y: TestFigures) => number) =>
+    all
+      .filter(keep)
+      .sort((x, y) => order(x, y) || cmpTitle(x, y))
       .slice(0, topLimit);
-  const topFailing = figures(
-    failing,
-    (x, y) => y.agg.failed - x.agg.failed || y.agg.failed / ranOf(y.agg) - x.agg.failed / ranOf(x.agg) || cmpTitle(x, y),
+  const topFailing = top(
+    (t) => t.agg.failed > 0,
+    (x, y) => y.agg.failed - x.agg.failed || y.agg.failed / ranOf(y.agg) - x.agg.failed / ranOf(x.agg),
   );
-  const topFlaky = figures(
-    flaky,
-    (x, y) => y.agg.flaky - x.agg.flaky || y.agg.flaky / ranOf(y.agg) - x.agg.flaky / ranOf(x.agg) || cmpTitle(x, y),
+  const topFlaky = top(
+    (t) => t.agg.flaky > 0,
+    (x, y) => y.agg.flaky - x.agg.flaky || y.agg.flaky / ranOf(y.agg) - x.agg.flaky / ranOf(x.agg),
   );
-  const slowest = figures(slow, (x, y) => y.p.p95 - x.p.p95 || y.agg.durSum / ranOf(y.agg) - x.agg.durSum / ranOf(x.agg) || cmpTitle(x, y));
+  const slowest = top(
+    (t) => ranOf(t.agg) > 0,
+    (x, y) => y.p.p95 - x.p.p95 || y.agg.durSum / ranOf(y.agg) - x.agg.durSum / ranOf(x.agg),
+  );
 
   // ---- files with results
   let specFiles = 0;

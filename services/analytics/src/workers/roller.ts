@@ -66,9 +66,13 @@ export class Roller implements Worker {
 
   async roll(): Promise<void> {
     try {
-      for (const projectId of await this.o.model.staleProjects()) {
-        if (this.#stopped) return;
-        await this.o.model.advance(projectId);
+      for (;;) {
+        const stale = await this.o.model.staleProjects(100);
+        if (stale.length === 0) return;
+        for (const projectId of stale) {
+          if (this.#stopped) return;
+          await this.o.model.advance(projectId);
+        }
       }
     } catch (err) {
       this.o.logger.warn({ err }, 'moving rolling windows failed; retried at the next interval');
