@@ -51,7 +51,8 @@ async function startInstance(name: string, env: Record<string, string>): Promise
     ANALYTICS_URL: analytics ? `http://127.0.0.1:${analytics.rpcPort}` : 'http://127.0.0.1:1',
     RUNS_URL: `http://127.0.0.1:${s.ports.services.runs!.rpcPort}`,
     IDENTITY_URL: s.adminUrl,
-    LOG_LEVEL: 'warn',
+    // The failures these tests provoke would fill the test output with warnings.
+    LOG_LEVEL: 'error',
     REPORT_POLL_INTERVAL_MS: '50',
     REPORT_RETRY_DELAY_SECONDS: '0.05',
     REPORT_MAX_ATTEMPTS: '2',
