@@ -40,10 +40,11 @@ export function snapDays(raw: unknown): 7 | 30 | 90 {
 
 export const DaysQuery = () => ({
   days: Type.Optional(
+    // Any value is accepted (spec §4.1: invalid means 30), so the document must not call other values invalid.
     Type.Unsafe<number>({
-      type: 'integer',
-      enum: [...WINDOW_DAYS],
+      type: ['integer', 'string'],
       default: 30,
+      examples: [...WINDOW_DAYS],
       description:
         'rolling window in days, ending today (UTC, today included). Any value is snapped to the nearest of 7, 30, 90 ' +
         '(a tie goes to the longer: 60 → 90); absent or invalid (not a whole number ≥ 1) means 30. `dateRange` presets are not supported here.',
