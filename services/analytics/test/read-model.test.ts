@@ -16,6 +16,7 @@ import { BOUNDS, bucketOf, bucketValue, histOf, quantile } from '../src/domain/h
 import { ReadModel } from '../src/read-model';
 import { ReadCache } from '../src/cache';
 import { analyticsHandlers } from '../src/handlers/analytics';
+import { Roller } from '../src/workers/roller';
 import { MIGRATIONS_DIR } from '../src/service';
 import type { FoldInput } from '../src/store/fold';
 
@@ -123,6 +124,9 @@ function expectedOf(rows: Raw[]) {
 describe('read model: rolling windows equal brute force through folds, late runs, idle days, replays and a rebuild', () => {
   let pool: Pool;
   let model: ReadModel;
+  let fakeRuns: unknown;
+  let url: string;
+  const logger = createLogger('analytics-test', 'warn');
   let now = 0;
   const folded = new Map<string, FoldInput>();
   const raw: Raw[] = [];
@@ -238,8 +242,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
   };
 
   beforeAll(async () => {
-    const url = await createDatabase(testSystem().infra.DATABASE_URL, 'assay_analytics_rm');
-    const logger = createLogger('analytics-test', 'warn');
+    url = await createDatabase(testSystem().infra.DATABASE_URL, 'assay_analytics_rm');
     await migrate({ databaseUrl: url, schema: 'analytics', dir: MIGRATIONS_DIR, logger });
     pool = createPool({ connectionString: url, schema: 'analytics', applicationName: 'analytics-test' });
     // A fake runs service for the rebuild: what was folded so far.
@@ -264,6 +267,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
         };
       },
     };
+    fakeRuns = runs;
     model = new ReadModel({
       pool,
       runs: runs as never,
@@ -351,5 +355,31 @@ describe('read model: rolling windows equal brute force through folds, late runs
     const all = await model.rebuild(undefined);
     expect(all.runs).toBe(folded.size);
     await check('after rebuild --all');
+  });
+
+  it('an empty read model rebuilds itself at start (and a filled one does not)', async () => {
+    const fresh = await createDatabase(testSystem().infra.DATABASE_URL, 'assay_analytics_boot');
+    await migrate({ databaseUrl: fresh, schema: 'analytics', dir: MIGRATIONS_DIR, logger });
+    const pool2 = createPool({ connectionString: fresh, schema: 'analytics', applicationName: 'analytics-test' });
+    try {
+      const model2 = new ReadModel({ pool: pool2, runs: fakeRuns as never, logger, now: () => new Date(now), batchResults: 1000 });
+      const roller = new Roller({ model: model2, logger, intervalMs: 60000, rebuildOnEmpty: true });
+      expect(await model2.isEmpty()).toBe(true);
+      await roller.bootstrap();
+      expect(await model2.status(PROJECT)).toEqual({ projects: 1, runs: folded.size, results: raw.length, lastFoldedAt: expect.any(Date) });
+      const windows = async (p: Pool) =>
+        (
+          await p.query(
+            'SELECT window_days, executions, passed, failed, flaky, skipped, dur_sum, h_idx, h_cnt, p95 FROM project_windows ORDER BY 1',
+          )
+        ).rows;
+      expect(await windows(pool2)).toEqual(await windows(pool));
+      // Not empty any more: a second start leaves it alone.
+      const before = await model2.status();
+      await roller.bootstrap();
+      expect(await model2.status()).toEqual(before);
+    } finally {
+      await pool2.end();
+    }
   });
 });
