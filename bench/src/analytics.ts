@@ -29,7 +29,7 @@ function rng(seed: number) {
   };
 }
 
-interface TestDef {
+export interface TestDef {
   file: string;
   title: string;
   baseMs: number;
@@ -37,7 +37,7 @@ interface TestDef {
   tags: string[];
 }
 
-function testDefs(n: number): TestDef[] {
+export function testDefs(n: number): TestDef[] {
   const r = rng(7);
   return Array.from({ length: n }, (_, i) => {
     const u = r();
@@ -49,7 +49,7 @@ function testDefs(n: number): TestDef[] {
   });
 }
 
-function report(defs: TestDef[], startMs: number, seed: number) {
+export function report(defs: TestDef[], startMs: number, seed: number) {
   const r = rng(seed);
   const files = new Map<string, unknown[]>();
   for (const d of defs) {

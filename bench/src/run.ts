@@ -2,12 +2,14 @@
 import * as analytics from './analytics';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
+import * as reports from './reports';
 import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
   analytics,
   'gateway-auth': gatewayAuth,
   ingestion,
+  reports,
   'webhook-fanout': webhookFanout,
 };
 

@@ -59,6 +59,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     runs: createRpcClient(Health, { baseUrl: config.RUNS_URL, ...healthOpts }),
     analytics: createRpcClient(Health, { baseUrl: config.ANALYTICS_URL, ...healthOpts }),
     webhooks: createRpcClient(Health, { baseUrl: config.WEBHOOKS_URL, ...healthOpts }),
+    reports: createRpcClient(Health, { baseUrl: config.REPORTS_URL, ...healthOpts }),
   };
 
   const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients });

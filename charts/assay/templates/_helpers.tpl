@@ -203,6 +203,15 @@ cluster (upgrades) or generated (first install).
 {{- else if eq .key "reports" -}}
 {{- $_ := set $d "ANALYTICS_URL" $svc.analytics -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}
+{{- /* generator and sweeper defaults; the retention is in values (reports.config), and any key there
+       overrides these */ -}}
+{{- $_ = set $d "REPORT_RETENTION_DAYS" "30" -}}
+{{- $_ = set $d "REPORT_SWEEP_INTERVAL_SECONDS" "3600" -}}
+{{- $_ = set $d "REPORT_GENERATION_TIMEOUT_SECONDS" "120" -}}
+{{- $_ = set $d "REPORT_MAX_ATTEMPTS" "3" -}}
+{{- $_ = set $d "REPORT_RETRY_DELAY_SECONDS" "10" -}}
+{{- $_ = set $d "REPORT_CONCURRENCY" "2" -}}
+{{- $_ = set $d "REPORT_POLL_INTERVAL_MS" "1000" -}}
 {{- else if eq .key "webhooks" -}}
 {{- /* dispatcher and consumer defaults; the retry schedule, timeout and SSRF switch are in values
        (webhooks.config), and any key there overrides these */ -}}

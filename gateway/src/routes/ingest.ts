@@ -3,19 +3,20 @@
  * `POST /api/reports/playwright` (`X-API-Key: trx_production_<hex>`). The gateway authenticates (a writer's PAT or
  * the project's api key), authorizes and rate-limits (`rateBucket: 'ingest'`), then STREAMS the body, unparsed,
  * to the runs service's internal HTTP port with the internal token and the caller principal; reports of up to
- * INGEST_BODY_LIMIT_BYTES never sit whole in the gateway. A small forwarder (fetch with a streamed body)
- * instead of a proxy plugin keeps these ordinary routes: auth hooks, rate buckets, 404/405 and OpenAPI apply.
+ * INGEST_BODY_LIMIT_BYTES never sit whole in the gateway. The call goes through `fetchFromService`
+ * (service-http.ts, shared with the PDF downloads): ordinary routes, so auth hooks, rate buckets, 404/405
+ * and OpenAPI apply.
  */
 import { Readable, Transform } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { AppError } from '@assay/errors';
-import { INTERNAL_AUTH_HEADER } from '@assay/service-kit';
 import type { Authenticator } from '../identity/authenticator';
 import { sendError } from '../plugins/app/errors';
 import { documentErrorResponses, Ok } from '../schemas/envelope';
 import { TestStatsSchema } from './public/test-runs/schemas';
+import { fetchFromService, jsonOf } from './service-http';
 
 export const INGEST_PREFIX = '/api/v1/ingest';
 export const COMPAT_UPLOAD_PATH = '/api/reports/playwright';
@@ -64,9 +65,6 @@ interface Forwarded {
 async function forward(request: FastifyRequest, target: string, opts: IngestOptions): Promise<Forwarded> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > opts.bodyLimit) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
-  const headers: Record<string, string> = { ...request.callOptions().headers, [INTERNAL_AUTH_HEADER]: `Bearer ${opts.internalToken}` };
-  const type = request.headers['content-type'];
-  if (type) headers['content-type'] = type;
   let tooLarge = false;
   let body: ReadableStream | undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -89,26 +87,17 @@ async function forward(request: FastifyRequest, target: string, opts: IngestOpti
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   let res: Response;
   try {
-    res = await fetch(`${target}${query}`, {
-      method: request.method,
-      headers,
+    res = await fetchFromService(request, `${target}${query}`, {
+      internalToken: opts.internalToken,
+      timeoutMs: opts.timeoutMs,
       body,
-      // Node's fetch needs half duplex for a streamed request body.
-      duplex: 'half',
-      signal: AbortSignal.timeout(opts.timeoutMs),
+      contentType: request.headers['content-type'],
     });
   } catch (err) {
     if (tooLarge) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
-    throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
+    throw err;
   }
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text.length > 0 ? JSON.parse(text) : {};
-  } catch (err) {
-    throw new AppError('INTERNAL_ERROR', undefined, { cause: err });
-  }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: await jsonOf(res) };
 }
 
 function relay(reply: FastifyReply, f: Forwarded, okStatus?: number) {

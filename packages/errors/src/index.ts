@@ -107,15 +107,29 @@ export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
 
+/**
+ * What an error may carry across RPC: its message and field violations travel in HTTP/2 trailers, and trailers
+ * over the peer's header-list limit (64 KiB in Node) reset the stream, which the caller would see as a 500
+ * instead of the error. A body with thousands of invalid fields, or one that echoes a huge value, stays a 400.
+ */
+export const MAX_VIOLATIONS = 100;
+export const MAX_ERROR_TEXT = 1000;
+
+const bounded = (s: string) => (s.length > MAX_ERROR_TEXT ? `${s.slice(0, MAX_ERROR_TEXT - 1)}…` : s);
+
+function boundedViolations(details: Violation[]): FieldViolation[] {
+  const kept = details.slice(0, MAX_VIOLATIONS).map((d) => ({ path: bounded(d.path), message: bounded(d.message) }) as FieldViolation);
+  if (details.length > MAX_VIOLATIONS)
+    kept.push({ path: '', message: `${details.length - MAX_VIOLATIONS} more problems not listed` } as FieldViolation);
+  return kept;
+}
+
 /** Service side: any thrown value → ConnectError. Unknown errors become INTERNAL_ERROR with no detail leaked. */
 export function toConnectError(err: unknown): ConnectError {
   if (err instanceof AppError) {
     const row = ERROR_TABLE[err.reason];
-    const info = create(ErrorInfoSchema, {
-      reason: err.reason,
-      violations: (err.details ?? []).map((d) => ({ path: d.path, message: d.message }) as FieldViolation),
-    });
-    return new ConnectError(err.message, row.connect, undefined, [{ desc: ErrorInfoSchema, value: info }]);
+    const info = create(ErrorInfoSchema, { reason: err.reason, violations: boundedViolations(err.details ?? []) });
+    return new ConnectError(bounded(err.message), row.connect, undefined, [{ desc: ErrorInfoSchema, value: info }]);
   }
   // Already a ConnectError (from a downstream call or an interceptor): it carries its own code and reason.
   if (err instanceof ConnectError) return err;

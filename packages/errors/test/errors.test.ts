@@ -1,5 +1,5 @@
 import { Code, ConnectError } from '@connectrpc/connect';
-import { AppError, ERROR_TABLE, fromConnectError, Reasons, toConnectError, toEnvelope } from '../src';
+import { AppError, ERROR_TABLE, fromConnectError, MAX_ERROR_TEXT, MAX_VIOLATIONS, Reasons, toConnectError, toEnvelope } from '../src';
 
 describe('the error table', () => {
   it('has a row for every reason', () => {
@@ -30,5 +30,17 @@ describe('the error table', () => {
     expect(err.reason).toBe('SERVICE_UNAVAILABLE');
     expect(err.message).not.toContain('10.0.0.7');
     expect(err.headers).toEqual({ 'Retry-After': '5' });
+  });
+});
+
+describe('errors across RPC stay within the trailer limit', () => {
+  it('keeps at most MAX_VIOLATIONS violations (and says how many more) and cuts long texts, so a huge 400 stays a 400', () => {
+    const details = Array.from({ length: 2000 }, (_, i) => ({ path: `body.steps.${i}.action`, message: 'x'.repeat(5000) }));
+    const back = fromConnectError(toConnectError(new AppError('VALIDATION_ERROR', 'y'.repeat(70000), { details })));
+    expect(back.reason).toBe('VALIDATION_ERROR');
+    expect(back.message).toHaveLength(MAX_ERROR_TEXT);
+    expect(back.details).toHaveLength(MAX_VIOLATIONS + 1);
+    expect(back.details![0]).toEqual({ path: 'body.steps.0.action', message: `${'x'.repeat(MAX_ERROR_TEXT - 1)}…` });
+    expect(back.details![MAX_VIOLATIONS]).toEqual({ path: '', message: `${2000 - MAX_VIOLATIONS} more problems not listed` });
   });
 });

@@ -16,6 +16,7 @@ export const SERVICES: ServiceProcess[] = [
   { name: 'runs', dir: 'services/runs', rpcPort: 7202, httpPort: 9202 },
   { name: 'analytics', dir: 'services/analytics', rpcPort: 7203, httpPort: 9203 },
   { name: 'webhooks', dir: 'services/webhooks', rpcPort: 7204, httpPort: 9204 },
+  { name: 'reports', dir: 'services/reports', rpcPort: 7205, httpPort: 9205 },
 ];
 
 export const GATEWAY = { name: 'gateway', dir: 'gateway', port: 8080, adminPort: 7200, metricsPort: 9200 };

@@ -7,7 +7,9 @@ import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
+import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
 import type { GatewayConfig } from '../../config';
+import type { ServiceHttpOptions } from '../../routes/service-http';
 
 export interface ServiceClients {
   manualTesting: Client<typeof ManualTestingService>;
@@ -16,6 +18,11 @@ export interface ServiceClients {
   runsHttpUrl: string;
   webhooks: Client<typeof WebhooksService>;
   analytics: Client<typeof AnalyticsService>;
+  reports: Client<typeof ReportsService>;
+  /** Base URL of the reports service's internal HTTP port (PDF bodies stream from there). */
+  reportsHttpUrl: string;
+  /** How routes call a service's internal HTTP port (internal token, deadline): `routes/service-http.ts`. */
+  serviceHttp: ServiceHttpOptions;
 }
 
 declare module 'fastify' {
@@ -32,6 +39,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     runsHttpUrl: config.RUNS_HTTP_URL,
     webhooks: createRpcClient(WebhooksService, { baseUrl: config.WEBHOOKS_URL, ...opts }),
     analytics: createRpcClient(AnalyticsService, { baseUrl: config.ANALYTICS_URL, ...opts }),
+    reports: createRpcClient(ReportsService, { baseUrl: config.REPORTS_URL, ...opts }),
+    reportsHttpUrl: config.REPORTS_HTTP_URL,
+    serviceHttp: { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS },
   };
 }
 

@@ -1,0 +1,76 @@
+/**
+ * Calls to a service's internal HTTP port, for the routes whose bodies must stream instead of crossing as one
+ * RPC message: ingestion uploads (request bodies up to 64 MiB, `routes/ingest.ts`) and PDF downloads (response
+ * bodies, `routes/public/reports`). The route has already been authenticated, authorized and rate-limited;
+ * the call carries the internal token, the caller principal and the request id, under a deadline. A plain
+ * fetch keeps these ordinary Fastify routes (auth hooks, rate buckets, 404/405, OpenAPI) rather than proxy
+ * routes.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@assay/errors';
+import { INTERNAL_AUTH_HEADER } from '@assay/service-kit';
+
+export interface ServiceHttpOptions {
+  internalToken: string;
+  timeoutMs: number;
+}
+
+export interface ServiceRequest extends ServiceHttpOptions {
+  method?: string;
+  /** A streamed request body (sent half duplex). */
+  body?: ReadableStream;
+  contentType?: string;
+}
+
+/** The service's answer, or 503 SERVICE_UNAVAILABLE (with `Retry-After`) when it cannot be reached. */
+export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<Response> {
+  const headers: Record<string, string> = { ...request.callOptions().headers, [INTERNAL_AUTH_HEADER]: `Bearer ${opts.internalToken}` };
+  if (opts.contentType) headers['content-type'] = opts.contentType;
+  try {
+    return await fetch(url, {
+      method: opts.method ?? request.method,
+      headers,
+      body: opts.body,
+      // Node's fetch needs half duplex for a streamed request body.
+      duplex: opts.body ? 'half' : undefined,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    } as RequestInit);
+  } catch (err) {
+    throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
+  }
+}
+
+/** Reads a JSON answer of the service (its `data`, or its error envelope). */
+export async function jsonOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return text.length > 0 ? JSON.parse(text) : {};
+  } catch (err) {
+    throw new AppError('INTERNAL_ERROR', undefined, { cause: err });
+  }
+}
+
+/**
+ * Streams a successful binary answer of the service to the client with the named headers copied; an error
+ * answer (the service's JSON envelope) is relayed with its status.
+ */
+export async function relayStream(reply: FastifyReply, res: Response, copyHeaders: string[]): Promise<FastifyReply> {
+  if (res.status >= 400 || !res.body) {
+    const body = (await jsonOf(res)) as { success?: unknown; error?: { code?: unknown } };
+    // Anything but the service's own envelope (e.g. a proxy's page) is answered from the error table.
+    if (res.status < 400 || body?.success !== false || typeof body.error?.code !== 'string') {
+      throw res.status === 404
+        ? new AppError('NOT_FOUND')
+        : new AppError('INTERNAL_ERROR', undefined, { cause: new Error(`service answered ${res.status}`) });
+    }
+    const retryAfter = res.headers.get('retry-after');
+    if (retryAfter) reply.header('Retry-After', retryAfter);
+    return reply.code(res.status).type('application/json; charset=utf-8').send(body);
+  }
+  for (const name of copyHeaders) {
+    const value = res.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  return reply.code(res.status).send(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream));
+}

@@ -1,0 +1,78 @@
+/** The period of a report, its file name, and the checks of the parameters a caller may send. */
+import { validation } from '@assay/errors';
+
+export const DEFAULT_DAYS = 7;
+/** The service accepts up to 90 days (the analytics window limit); the public API allows 1–30. */
+export const MAX_DAYS = 90;
+export const MAX_TAGS = 20;
+export const MAX_FILTER_LENGTH = 200;
+
+export interface Period {
+  days: number;
+  /** YYYY-MM-DD, UTC, both included. */
+  fromDate: string;
+  untilDate: string;
+}
+
+const DAY_MS = 86_400_000;
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The `days` whole UTC days ending with the day of `now` (today included), as analytics counts windows. */
+export function periodEnding(now: Date, days: number): Period {
+  const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const from = new Date(until.getTime() - (days - 1) * DAY_MS);
+  return { days, fromDate: isoDate(from), untilDate: isoDate(until) };
+}
+
+/** Start of the first day and end of the last day (exclusive: the next day 00:00 UTC). */
+export function periodBounds(p: Period): { from: Date; until: Date } {
+  return { from: new Date(`${p.fromDate}T00:00:00.000Z`), until: new Date(new Date(`${p.untilDate}T00:00:00.000Z`).getTime() + DAY_MS) };
+}
+
+export interface ReportParams {
+  days: number;
+  branch: string;
+  environment: string;
+  tags: string[];
+}
+
+/** Checks and normalizes what a caller sent (the gateway has checked the public limits already). */
+export function checkParams(input: { days?: number; branch?: string; environment?: string; tags?: string[] }, path = 'body'): ReportParams {
+  const days = input.days || DEFAULT_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
+    throw validation(`days must be an integer from 1 to ${MAX_DAYS}`, [{ path: `${path}.days`, message: `must be from 1 to ${MAX_DAYS}` }]);
+  const text = (name: 'branch' | 'environment') => {
+    const v = (input[name] ?? '').trim();
+    if (v.length > MAX_FILTER_LENGTH)
+      throw validation(`${name} is too long`, [{ path: `${path}.${name}`, message: `at most ${MAX_FILTER_LENGTH} characters` }]);
+    return v;
+  };
+  const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t.length > 0))];
+  if (tags.length > MAX_TAGS) throw validation('too many tags', [{ path: `${path}.tags`, message: `at most ${MAX_TAGS} tags` }]);
+  if (tags.some((t) => t.length > MAX_FILTER_LENGTH))
+    throw validation('a tag is too long', [{ path: `${path}.tags`, message: `each at most ${MAX_FILTER_LENGTH} characters` }]);
+  return { days, branch: text('branch'), environment: text('environment'), tags };
+}
+
+/** `Web Shop (EU)` → `web-shop-eu`; ASCII letters and digits only, at most 40 characters. */
+export function slug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/g, '');
+}
+
+/** `assay-<project>-<from>_<until>.pdf`; the project id stands in for a name with no ASCII letter or digit. */
+export function reportFileName(projectName: string, projectId: string, p: Period): string {
+  return `assay-${slug(projectName) || projectId}-${p.fromDate}_${p.untilDate}.pdf`;
+}
+
+/** `Content-Disposition` of a download: an ASCII `filename` and the RFC 5987 `filename*`. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
