@@ -9,7 +9,9 @@ SCHEMATHESIS_VERSION=4.32.5
 VENV=.cache/venv-schemathesis
 BIN="$VENV/bin/schemathesis"
 
-if [ -x "$BIN" ] && [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null)" = "$SCHEMATHESIS_VERSION" ]; then
+# Present, the pinned version, and runnable (a venv's scripts carry the absolute path it was made at: one copied
+# or reached through a moved folder must be made again).
+if [ -x "$BIN" ] && [ "$("$BIN" --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1)" = "$SCHEMATHESIS_VERSION" ]; then
   exit 0
 fi
 
@@ -17,6 +19,7 @@ command -v python3 >/dev/null || { echo "schemathesis needs Python 3 (python3 no
 echo "[fuzz] installing schemathesis $SCHEMATHESIS_VERSION into $VENV" >&2
 rm -rf "$VENV"
 mkdir -p .cache
-python3 -m venv "$VENV"
+# The physical path, so scripts keep working whatever symlink .cache is reached through.
+python3 -m venv "$(cd .cache && pwd -P)/venv-schemathesis"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-input "schemathesis==$SCHEMATHESIS_VERSION"
 "$BIN" --version >&2
