@@ -4,7 +4,10 @@
 # (One parameterized file instead of one per service: the recipes were identical but for that argument, so
 # a fix lands once. skaffold.yaml passes WORKSPACE per artifact.)
 # Needs BuildKit (RUN --mount caches), the default builder since Docker 23.
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Base: the current Node LTS (24, "Krypton") pinned by digest, so a rebuild gets the same bytes; bump the
+# tag and digest together (`docker buildx imagetools inspect node:24-bookworm-slim`). The code also runs on
+# Node 20 (development machines), so an older LTS base works too.
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 # ---- manifests: the lockfile and every workspace's package.json, so the dependency layers below stay
 #      cached until a manifest changes (npm ci checks them all against the lock)
@@ -42,6 +45,10 @@ RUN set -eu; [ -n "$WORKSPACE" ] || { echo "--build-arg WORKSPACE=gateway|servic
 FROM ${NODE_IMAGE} AS runtime
 ARG WORKSPACE
 ENV NODE_ENV=production
+# tini as PID 1: forwards SIGTERM to node (which drains in-flight calls and consumers, then exits) and
+# reaps zombies; node as PID 1 would ignore signals it has no handler for.
+RUN apt-get update && apt-get install -y --no-install-recommends tini \
+    && rm -rf /var/lib/apt/lists/* && tini --version
 WORKDIR /app
 COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm \
@@ -53,4 +60,5 @@ USER node
 # The chart's container ports: services RPC_PORT 7000 (Connect/gRPC, h2c) and HTTP_PORT 9000 (/metrics,
 # internal HTTP); the gateway PORT 8080 (public), ADMIN_PORT 7000 and METRICS_PORT 9000.
 EXPOSE 7000 8080 9000
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]

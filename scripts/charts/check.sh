@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Offline checks of the Kubernetes deployment side (no cluster, no Docker, no network):
-#   helm lint (strict) -> helm template (default values + charts/assay/ci/full-values.yaml)
+#   helm lint (strict) -> helm template (a matrix: defaults, values-dev.yaml, values-prod.yaml, ci/*.yaml)
 #   -> kubeconform (strict, local v1.33.0 schemas) -> kube-linter (.kube-linter.yaml, zero findings)
 #   -> skaffold.yaml against skaffold's v4beta14 JSON schema
 # plus negative checks proving each gate can fail. Tools come from scripts/charts/install-tools.sh.
@@ -50,8 +50,24 @@ expect_kinds() { # expect_kinds <file> <Kind=count>...: the rendered objects are
   return $ok
 }
 
-# ---- helm
-VALUES_SETS=("default:" "full:$CHART/ci/full-values.yaml")
+# ---- helm: the matrix of values sets (name:file; an empty file = the chart's defaults)
+VALUES_SETS=(
+  "default:"
+  "dev:$CHART/values-dev.yaml"
+  "prod:$CHART/values-prod.yaml"
+  "external:$CHART/ci/external-values.yaml"
+  "autoscaling:$CHART/ci/autoscaling-values.yaml"
+  "no-network-policies:$CHART/ci/no-network-policies-values.yaml"
+)
+# Every values file of the chart is in the matrix (a new one cannot be forgotten).
+matrix_is_complete() {
+  local f missing=0
+  for f in "$CHART"/values-*.yaml "$CHART"/ci/*.yaml; do
+    printf '%s\n' "${VALUES_SETS[@]}" | grep -q ":$f\$" || { echo "    $f is not in VALUES_SETS" >&2; missing=1; }
+  done
+  return $missing
+}
+step "every values file is in the matrix" matrix_is_complete
 render() { # render <name> [values file]
   local args=(template assay "$CHART" --namespace "$NAMESPACE" --kube-version "$KUBE_VERSION")
   [ -n "${2:-}" ] && args+=(-f "$2")
@@ -78,32 +94,64 @@ render_notes() {
   done
 }
 step "NOTES.txt renders" render_notes
-# 6 components x (Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB, migration Job)
-# + the migrations ServiceAccount and NetworkPolicy + Secrets (default: inline + hook copy; full: none).
+# Per component: Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB, migration Job (x6);
+# chart-wide: the release default-deny and migrations NetworkPolicies, the migrations ServiceAccount, the
+# inline Secret and its hook copy. dev: + PostgreSQL, Redis, Kafka (Deployment, Service, ServiceAccount,
+# NetworkPolicy; Kafka's ConfigMap), no migration Jobs (the processes migrate at start).
 step "rendered objects (default values)" expect_kinds "$OUT/rendered-default.yaml" \
-  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=7 PodDisruptionBudget=6 Job=6 Secret=2 \
+  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=2 \
   HorizontalPodAutoscaler=0 Ingress=0
-step "rendered objects (full values)" expect_kinds "$OUT/rendered-full.yaml" \
-  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=7 PodDisruptionBudget=6 Job=6 Secret=0 \
+step "rendered objects (dev values)" expect_kinds "$OUT/rendered-dev.yaml" \
+  Deployment=9 Service=9 ServiceAccount=9 ConfigMap=7 NetworkPolicy=10 PodDisruptionBudget=6 Job=0 Secret=1 \
+  HorizontalPodAutoscaler=0 Ingress=0
+step "rendered objects (prod values)" expect_kinds "$OUT/rendered-prod.yaml" \
+  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=0 \
+  HorizontalPodAutoscaler=3 Ingress=0
+step "rendered objects (external values)" expect_kinds "$OUT/rendered-external.yaml" \
+  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=0 \
   HorizontalPodAutoscaler=3 Ingress=1
+step "rendered objects (autoscaling values)" expect_kinds "$OUT/rendered-autoscaling.yaml" \
+  Deployment=6 HorizontalPodAutoscaler=6 PodDisruptionBudget=6
+step "rendered objects (no-network-policies values)" expect_kinds "$OUT/rendered-no-network-policies.yaml" \
+  Deployment=6 NetworkPolicy=0
+# dev: every component is pointed at the in-cluster instances, and only webhooks may leave the cluster.
+dev_wiring() {
+  local f=$OUT/rendered-dev.yaml
+  grep -q 'KAFKA_BROKERS: "assay-kafka.assay.svc:9092"' "$f" &&
+    [ "$(grep -c 'cidr: 0.0.0.0/0' "$f")" = 1 ] &&
+    [ "$(grep -c 'cidr: 0.0.0.0/0' "$OUT/rendered-default.yaml")" = 1 ]
+}
+step "dev values: Kafka in-cluster; one egress to the outside (webhooks)" dev_wiring
 
 # ---- kubeconform (strict: unknown fields fail; a missing schema is an error, never a skip)
 kubeconform_run() {
   kubeconform -strict -summary -kubernetes-version "$KUBE_VERSION" -schema-location "$ROOT/.cache/k8s-schemas" "$@"
 }
-step "kubeconform" kubeconform_run "$OUT/rendered-default.yaml" "$OUT/rendered-full.yaml"
+step "kubeconform (every values set)" kubeconform_run "$OUT"/rendered-*.yaml
 
 # ---- kube-linter (all default checks + the extras in .kube-linter.yaml; any finding fails). One run
 # per render: the two renders share names and a namespace, and cross-object checks (PDB vs replicas)
 # must not mix them.
 for set in "${VALUES_SETS[@]}"; do
-  name=${set%%:*}
+  name=${set%%:*}; waive=()
+  # Without NetworkPolicies every pod is non-isolated by definition: that set waives only this check.
+  [ "$name" = no-network-policies ] && waive=(--exclude non-isolated-pod)
   step "kube-linter ($name values)" kube-linter lint --config .kube-linter.yaml --fail-if-no-objects-found \
-    --fail-on-invalid-resource "$OUT/rendered-$name.yaml"
+    --fail-on-invalid-resource "${waive[@]}" "$OUT/rendered-$name.yaml"
 done
 
 # ---- skaffold.yaml against the v4beta14 schema
 step "skaffold.yaml schema (v4beta14)" node scripts/charts/check-skaffold-schema.mjs .cache/skaffold skaffold.yaml
+
+# ---- the image recipe (no Docker here to build it): LTS base pinned by digest, tini as PID 1, non-root
+dockerfile_policy() {
+  grep -Eq '^ARG NODE_IMAGE=node:[0-9]+-[a-z]+-slim@sha256:[0-9a-f]{64}$' Dockerfile || { echo "    base image not pinned by digest" >&2; return 1; }
+  grep -q '^ENTRYPOINT \["/usr/bin/tini", "--"\]$' Dockerfile || { echo "    tini is not the entrypoint" >&2; return 1; }
+  grep -q '^USER node$' Dockerfile || { echo "    the runtime user is not node" >&2; return 1; }
+  # Commands in the chart must not replace the entrypoint (that would make node PID 1 again).
+  ! grep -rn '^ *command:' "$CHART/templates" --include=*.tpl --include=*.yaml | grep -v '/dev/' || { echo "    a chart container overrides the entrypoint" >&2; return 1; }
+}
+step "Dockerfile: digest-pinned Node LTS base, tini entrypoint, non-root user" dockerfile_policy
 
 # ---- negative checks: each gate must reject a known-bad input
 NEG=$OUT/negative; mkdir -p "$NEG"
@@ -127,7 +175,16 @@ step "negative: values.schema.json rejects bad values" must_fail "replicaCount':
 # skaffold: a typo'd key.
 sed 's/chartPath:/chartPth:/' skaffold.yaml > "$NEG/skaffold.yaml"
 step "negative: skaffold schema rejects a typo'd key (chartPth)" must_fail "additional properties \(chartPth\)" \
-  node scripts/charts/check-skaffold-schema.mjs .cache/skaffold "$NEG/skaffold.yaml"
+  node scripts/charts/check-skaffold-schema.mjs .cache/skaffold "$NEG/skaffold.yaml" "$ROOT"
+sed 's#/deploy/helm/releases/0/valuesFiles#/deploy/helm/release/0/valuesFiles#' skaffold.yaml > "$NEG/skaffold-patch.yaml"
+step "negative: a profile patch to a missing path fails" must_fail "profile dev: patch add /deploy/helm/release/0/valuesFiles: no release" \
+  node scripts/charts/check-skaffold-schema.mjs .cache/skaffold "$NEG/skaffold-patch.yaml" "$ROOT"
+sed 's#charts/assay/values-dev.yaml#charts/assay/values-devel.yaml#' skaffold.yaml > "$NEG/skaffold-values.yaml"
+step "negative: a profile naming a missing values file fails" must_fail "profile dev: charts/assay/values-devel.yaml does not exist" \
+  node scripts/charts/check-skaffold-schema.mjs .cache/skaffold "$NEG/skaffold-values.yaml" "$ROOT"
+# dev mode makes its own Secret: an existing one is refused with a clear message.
+step "negative: dev.enabled with secrets.existingSecret is refused" must_fail "dev.enabled .*unset secrets.existingSecret" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-dev.yaml" --set secrets.existingSecret=x
 
 echo
 echo "check.sh: $(elapsed "$T0") total"

@@ -292,6 +292,7 @@ spec:
       {{- include "assay.selectorLabels" . | nindent 6 }}
   policyTypes:
     - Ingress
+    - Egress
   ingress:
     {{- if eq .key "gateway" }}
     # Public API: from anywhere, or from networkPolicy.gatewayFrom.
@@ -330,6 +331,79 @@ spec:
     {{- with $c.networkPolicy.extraIngress }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
+  egress:
+    {{- include "assay.egressRules" . | nindent 4 }}
+    {{- with $c.networkPolicy.extraEgress }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+Egress of a component: DNS; the components that list it in their rpcClients/httpClients; its stores
+(PostgreSQL for all, Redis for the gateway, Kafka for its users); for webhooks, the outside world.
+*/}}
+{{- define "assay.egressRules" -}}
+{{- $root := .root -}}
+{{- $me := .key -}}
+{{- $eg := $root.Values.networkPolicy.egress -}}
+- # DNS
+  ports:
+    - port: 53
+      protocol: UDP
+    - port: 53
+      protocol: TCP
+  {{- with $eg.dns }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- range $k := splitList " " (include "assay.componentKeys" $root) }}
+{{- $other := index $root.Values $k }}
+{{- if and $other.enabled (ne $k $me) (or (has $me $other.networkPolicy.rpcClients) (has $me $other.networkPolicy.httpClients)) }}
+- # {{ include "assay.componentName" (dict "key" $k) }}
+  to:
+    {{- include "assay.componentPeers" (dict "root" $root "keys" (list $k)) | nindent 4 }}
+  ports:
+    {{- if has $me $other.networkPolicy.rpcClients }}
+    - port: {{ include "assay.port.rpc" $ }}
+      protocol: TCP
+    {{- end }}
+    {{- if has $me $other.networkPolicy.httpClients }}
+    - port: {{ include "assay.port.http" $ }}
+      protocol: TCP
+    {{- end }}
+{{- end }}
+{{- end }}
+{{- $stores := list "postgresql" -}}
+{{- if eq $me "gateway" }}{{ $stores = append $stores "redis" }}{{ end -}}
+{{- if has $me (splitList " " (include "assay.kafkaClients" .)) }}{{ $stores = append $stores "kafka" }}{{ end -}}
+{{- if $root.Values.dev.enabled }}
+{{- range $store := $stores }}
+- # dev {{ $store }}
+  to:
+    {{- include "assay.componentPeers" (dict "root" $root "keys" (list $store)) | nindent 4 }}
+  ports:
+    - port: {{ index (dict "postgresql" 5432 "redis" 6379 "kafka" 9092) $store }}
+      protocol: TCP
+{{- end }}
+{{- else }}
+- # {{ join ", " $stores }}
+  {{- with $eg.datastores.to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  ports:
+    {{- range $store := $stores }}
+    {{- range $port := index $eg.datastores.ports $store }}
+    - port: {{ $port }}
+      protocol: TCP
+    {{- end }}
+    {{- end }}
+{{- end }}
+{{- if and (eq $me "webhooks") $eg.webhooks.enabled }}
+- # webhook receivers: the only way out of the cluster
+  to:
+    {{- toYaml $eg.webhooks.to | nindent 4 }}
 {{- end }}
 {{- end -}}
 
@@ -342,7 +416,7 @@ Concurrent runs are safe (Postgres advisory lock).
 {{- define "assay.migrationsJob" -}}
 {{- $root := .root -}}
 {{- $c := index $root.Values .key -}}
-{{- if and $c.enabled $c.migrations.enabled -}}
+{{- if include "assay.migrationsHook" . -}}
 apiVersion: batch/v1
 kind: Job
 metadata:
@@ -383,7 +457,8 @@ spec:
         - name: migrate
           image: {{ include "assay.image" . | quote }}
           imagePullPolicy: {{ $c.image.pullPolicy }}
-          command: ["node", "dist/main.js", "migrate"]
+          # args, not command: the image ENTRYPOINT (tini) stays PID 1.
+          args: ["node", "dist/main.js", "migrate"]
           env:
             {{- range $k, $v := include "assay.configData" . | fromYaml }}
             - name: {{ $k }}

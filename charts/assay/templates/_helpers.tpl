@@ -13,6 +13,9 @@ Chart-wide objects pass (dict "root" $).
 {{/* The component blocks, in a stable order. */}}
 {{- define "assay.componentKeys" -}}gateway manualTesting runs analytics webhooks reports{{- end -}}
 
+{{/* The components that use Kafka (runs publishes run events; analytics and webhooks consume them). */}}
+{{- define "assay.kafkaClients" -}}runs analytics webhooks{{- end -}}
+
 {{- define "assay.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
@@ -98,6 +101,33 @@ app.kubernetes.io/component: migrations
 
 {{/* ---------------------------------------------------------------- secrets */}}
 
+{{/* ---------------------------------------------------------------- dev infrastructure */}}
+
+{{/* In-cluster host of a dev instance: (dict "root" $ "key" "postgresql"|"redis"|"kafka"). */}}
+{{- define "assay.dev.host" -}}
+{{- printf "%s.%s.svc" (include "assay.componentFullname" .) .root.Release.Namespace -}}
+{{- end -}}
+
+{{- define "assay.kafkaBrokers" -}}
+{{- if .Values.dev.enabled -}}
+{{- printf "%s:9092" (include "assay.dev.host" (dict "root" . "key" "kafka")) -}}
+{{- else -}}
+{{- .Values.config.kafkaBrokers -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Whether a component's migrations run as hook Jobs (off in dev mode: the processes migrate at start). */}}
+{{- define "assay.migrationsHook" -}}
+{{- $c := index .root.Values .key -}}
+{{- if and $c.enabled $c.migrations.enabled (not .root.Values.dev.enabled) -}}true{{- end -}}
+{{- end -}}
+
+{{- define "assay.anyMigrationsHook" -}}
+{{- range $k := splitList " " (include "assay.componentKeys" .) -}}
+{{- include "assay.migrationsHook" (dict "root" $ "key" $k) -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "assay.secretName" -}}
 {{- .Values.secrets.existingSecret | default (include "assay.fullname" .) -}}
 {{- end -}}
@@ -121,9 +151,17 @@ cluster (upgrades) or generated (first install).
 {{- $existing = .data | default dict -}}
 {{- end -}}
 {{- $r := dict -}}
+{{- if .Values.dev.enabled -}}
+{{- /* dev: the in-cluster instances; the PostgreSQL password is generated once and kept like the others */ -}}
+{{- $pw := get $existing "DEV_POSTGRES_PASSWORD" | b64dec | default (randAlphaNum 32) -}}
+{{- $_ := set $r "DEV_POSTGRES_PASSWORD" $pw -}}
+{{- $_ = set $r $s.keys.databaseUrl (printf "postgres://assay:%s@%s:5432/assay" $pw (include "assay.dev.host" (dict "root" . "key" "postgresql"))) -}}
+{{- $_ = set $r $s.keys.redisUrl (printf "redis://%s:6379/0" (include "assay.dev.host" (dict "root" . "key" "redis"))) -}}
+{{- else -}}
 {{- $_ := set $r $s.keys.databaseUrl $s.databaseUrl -}}
 {{- $_ = set $r $s.keys.redisUrl $s.redisUrl -}}
-{{- $_ = set $r $s.keys.internalAuthToken ($s.internalAuthToken | default (get $existing $s.keys.internalAuthToken | b64dec) | default (randAlphaNum 48)) -}}
+{{- end -}}
+{{- $_ := set $r $s.keys.internalAuthToken ($s.internalAuthToken | default (get $existing $s.keys.internalAuthToken | b64dec) | default (randAlphaNum 48)) -}}
 {{- $_ = set $r $s.keys.secretsKey ($s.secretsKey | default (get $existing $s.keys.secretsKey | b64dec) | default (randAlphaNum 48)) -}}
 {{- $_ = set $s "__resolved" $r -}}
 {{- end -}}
@@ -155,7 +193,7 @@ cluster (upgrades) or generated (first install).
 {{- $cfg := $root.Values.config -}}
 {{- $rpc := include "assay.port.rpc" . -}}
 {{- $http := include "assay.port.http" . -}}
-{{- $d := dict "LOG_LEVEL" $cfg.logLevel "KAFKA_BROKERS" $cfg.kafkaBrokers "RPC_PORT" $rpc "HTTP_PORT" $http -}}
+{{- $d := dict "LOG_LEVEL" $cfg.logLevel "KAFKA_BROKERS" (include "assay.kafkaBrokers" $root) "RPC_PORT" $rpc "HTTP_PORT" $http -}}
 {{- $svc := dict -}}
 {{- range $k := splitList " " (include "assay.componentKeys" .) -}}
 {{- $ctx := dict "root" $root "key" $k -}}
