@@ -83,8 +83,14 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- with $c.extraVolumeMounts }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
       volumes:
         {{- include "assay.tmpVolume" $c | nindent 8 }}
+        {{- with $c.extraVolumes }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
       affinity:
         {{- include "assay.affinity" . | nindent 8 }}
       {{- with $c.nodeSelector }}
