@@ -193,7 +193,15 @@ cluster (upgrades) or generated (first install).
 {{- $cfg := $root.Values.config -}}
 {{- $rpc := include "assay.port.rpc" . -}}
 {{- $http := include "assay.port.http" . -}}
-{{- $d := dict "LOG_LEVEL" $cfg.logLevel "KAFKA_BROKERS" (include "assay.kafkaBrokers" $root) "RPC_PORT" $rpc "HTTP_PORT" $http -}}
+{{- /* BIND_HOST: the processes listen on loopback unless told otherwise (their local-run default), which
+       neither the kubelet's probes nor the other pods could reach. */ -}}
+{{- $d := dict "LOG_LEVEL" $cfg.logLevel "BIND_HOST" "0.0.0.0" -}}
+{{- if ne .key "gateway" -}}
+{{- /* every service's RPC and HTTP ports and Kafka (the gateway has its own ports below, and no Kafka) */ -}}
+{{- $_ := set $d "KAFKA_BROKERS" (include "assay.kafkaBrokers" $root) -}}
+{{- $_ = set $d "RPC_PORT" $rpc -}}
+{{- $_ = set $d "HTTP_PORT" $http -}}
+{{- end -}}
 {{- $svc := dict -}}
 {{- range $k := splitList " " (include "assay.componentKeys" .) -}}
 {{- $ctx := dict "root" $root "key" $k -}}
@@ -221,8 +229,8 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "REPORTS_URL" $svc.reports -}}
 {{- $_ = set $d "REPORTS_HTTP_URL" $svc.reportsHttp -}}
 {{- end -}}
-{{- if ne .key "gateway" -}}
-{{- /* the gateway's internal identity RPC (organization members, projects) */ -}}
+{{- if has .key (list "manualTesting" "runs" "reports") -}}
+{{- /* the gateway's internal identity RPC (organization members, projects); the other services do not read it */ -}}
 {{- $_ := set $d "IDENTITY_URL" $svc.gateway -}}
 {{- end -}}
 {{- if eq .key "runs" -}}

@@ -1,0 +1,507 @@
+/**
+ * Checks the Helm chart's rendered manifests against what each process actually reads: the TypeBox
+ * settings object of the gateway and of every service (keys = environment variable names) and their
+ * real loaders. `checkRender` returns every problem found as one line each (empty: all good), so a test
+ * can print them all at once and negative cases can assert on them.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { ConfigError, type loadConfig } from '@assay/config';
+import { GatewaySettings, loadGatewayConfig } from '../../gateway/src/config';
+import { AnalyticsSettings, loadAnalyticsConfig } from '../../services/analytics/src/config';
+import { ManualTestingSettings, loadManualTestingConfig } from '../../services/manual-testing/src/config';
+import { ReportsSettings, loadReportsConfig } from '../../services/reports/src/config';
+import { RunsSettings, loadRunsConfig } from '../../services/runs/src/config';
+import { WebhooksSettings, loadWebhooksConfig } from '../../services/webhooks/src/config';
+
+/** This worktree's root (not @assay/testkit's REPO_ROOT, which is where node_modules points). */
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const CHART = path.join(ROOT, 'charts', 'assay');
+export const HELM = path.join(ROOT, '.cache', 'bin', 'helm');
+const RELEASE = 'assay';
+const NAMESPACE = 'assay';
+const KUBE_VERSION = '1.33.0';
+
+type SettingsSchema = Parameters<typeof loadConfig>[0];
+
+interface ProcessSpec {
+  schema: SettingsSchema;
+  /** The process's own loader (what `node dist/main.js` runs). */
+  load: (env: Record<string, string>) => Record<string, unknown>;
+  /** Container port name -> the setting holding the port the process listens on. */
+  ports: Record<string, string>;
+  /** The port other components call for RPC, and for internal HTTP (`*_HTTP_URL`). */
+  rpcPort: string;
+  httpPort: string;
+  probes: { kind: 'grpc'; port: string } | { kind: 'http'; port: string; liveness: string; readiness: string; startup: string };
+}
+
+const SERVICE = {
+  ports: { grpc: 'RPC_PORT', http: 'HTTP_PORT' },
+  rpcPort: 'RPC_PORT',
+  httpPort: 'HTTP_PORT',
+  probes: { kind: 'grpc', port: 'RPC_PORT' },
+} as const;
+
+/** Every process the chart deploys, by its `app.kubernetes.io/component` name. */
+export const PROCESSES: Record<string, ProcessSpec> = {
+  gateway: {
+    schema: GatewaySettings,
+    load: loadGatewayConfig,
+    ports: { http: 'PORT', admin: 'ADMIN_PORT', metrics: 'METRICS_PORT' },
+    rpcPort: 'ADMIN_PORT',
+    httpPort: 'METRICS_PORT',
+    probes: { kind: 'http', port: 'PORT', liveness: '/healthz', readiness: '/readyz', startup: '/healthz' },
+  },
+  'manual-testing': { schema: ManualTestingSettings, load: loadManualTestingConfig, ...SERVICE },
+  runs: { schema: RunsSettings, load: loadRunsConfig, ...SERVICE },
+  analytics: { schema: AnalyticsSettings, load: loadAnalyticsConfig, ...SERVICE },
+  webhooks: { schema: WebhooksSettings, load: loadWebhooksConfig, ...SERVICE },
+  reports: { schema: ReportsSettings, load: loadReportsConfig, ...SERVICE },
+};
+
+/** The in-cluster instances of dev.enabled (official images, not Assay processes). */
+const DEV_INSTANCES = ['postgresql', 'redis', 'kafka'];
+/** Read by the Node.js runtime itself, not by a settings schema; allowed in any container. */
+export const RUNTIME_ENV = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TZ', 'UV_THREADPOOL_SIZE'];
+/** Settings that carry credentials: they must come from a Secret, never from a ConfigMap or a literal. */
+export const SECRET_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_AUTH_TOKEN', 'SECRETS_KEY'];
+const LOOPBACK = /(^|[/@,\s])(127\.\d+\.\d+\.\d+|localhost|\[::1\])([:/,\s]|$)/i;
+
+// ---- rendering ---------------------------------------------------------------------------------
+
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: any;
+}
+
+export interface Render {
+  /** What was rendered, for messages: "default values", "ci/external-values.yaml", plus --set pairs. */
+  label: string;
+  objects: K8sObject[];
+  /** values.yaml merged with the values file (enough to know `secrets.existingSecret` and `secrets.keys`). */
+  values: Record<string, any>;
+}
+
+/** The values files the chart is checked with: the defaults, every charts/assay/values-*.yaml, every ci/*.yaml. */
+export function valuesSets(): { label: string; file?: string }[] {
+  const yamlIn = (dir: string, pattern: RegExp) =>
+    fs
+      .readdirSync(path.join(CHART, dir))
+      .filter((f) => pattern.test(f))
+      .sort()
+      .map((f) => ({ label: path.posix.join(dir, f), file: path.join(CHART, dir, f) }));
+  return [{ label: 'default values' }, ...yamlIn('.', /^values-.+\.ya?ml$/), ...yamlIn('ci', /\.ya?ml$/)];
+}
+
+export function assertHelm(): void {
+  if (!fs.existsSync(HELM)) {
+    throw new Error(`helm is missing at ${HELM}: run \`bash scripts/charts/install-tools.sh\` (it builds helm into .cache/bin)`);
+  }
+}
+
+/** `helm template` with the chart's defaults, an optional values file and `--set` pairs (not merged into `values`). */
+export function render(opts: { label: string; file?: string; set?: string[] }): Render {
+  assertHelm();
+  const args = ['template', RELEASE, CHART, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION];
+  if (opts.file) args.push('-f', opts.file);
+  for (const s of opts.set ?? []) args.push('--set', s);
+  const helmHome = path.join(ROOT, '.cache', 'helm');
+  const out = execFileSync(HELM, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: path.join(helmHome, 'cache'),
+      HELM_CONFIG_HOME: path.join(helmHome, 'config'),
+      HELM_DATA_HOME: path.join(helmHome, 'data'),
+    },
+  });
+  const objects: K8sObject[] = [];
+  for (const doc of parseAllDocuments(out)) {
+    if (doc.errors.length > 0) throw new Error(`helm template output is not valid YAML: ${doc.errors[0]!.message}`);
+    const obj = doc.toJS();
+    if (obj) objects.push(obj as K8sObject);
+  }
+  const base = readYaml(path.join(CHART, 'values.yaml'));
+  const values = opts.file ? mergeValues(base, readYaml(opts.file)) : base;
+  const label = [opts.label, ...(opts.set ?? []).map((s) => `--set ${s}`)].join(' ');
+  return { label, objects, values };
+}
+
+function readYaml(file: string): Record<string, any> {
+  const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
+  return ((docs[0] as { toJS(): unknown } | undefined)?.toJS() as Record<string, any> | null) ?? {};
+}
+
+/** Helm's merge of a values file onto the defaults: maps merge key by key, anything else replaces. */
+function mergeValues(base: Record<string, any>, over: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isMap(b) && isMap(v) ? mergeValues(b, v) : v;
+  }
+  return out;
+}
+const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// ---- checking ----------------------------------------------------------------------------------
+
+export interface Workload {
+  object: K8sObject;
+  process: string;
+  container: any;
+  /** Environment the process gets: name -> value (dummies for values only known in the cluster). */
+  env: Record<string, string>;
+  /** Names provided through a Secret. */
+  fromSecret: Set<string>;
+}
+
+export interface CheckResult {
+  problems: string[];
+  workloads: Workload[];
+}
+
+/** Checks every Deployment and migration Job of a render; see the test file for the list of checks. */
+export function checkRender(r: Render): CheckResult {
+  const problems: string[] = [];
+  const workloads: Workload[] = [];
+  const byKind = (kind: string) => r.objects.filter((o) => o.kind === kind);
+
+  for (const o of [...byKind('Deployment'), ...byKind('Job')]) {
+    const where = `${o.kind}/${o.metadata.name}`;
+    // dev.enabled's PostgreSQL, Redis and Kafka run official images with their own settings.
+    if (
+      o.kind === 'Deployment' &&
+      r.values.dev?.enabled &&
+      DEV_INSTANCES.includes(o.metadata.labels?.['app.kubernetes.io/component'] ?? '')
+    ) {
+      continue;
+    }
+    const processName =
+      o.kind === 'Deployment'
+        ? o.metadata.labels?.['app.kubernetes.io/component']
+        : o.spec?.template?.metadata?.labels?.['assay-migrations-for'];
+    const spec = processName ? PROCESSES[processName] : undefined;
+    if (!processName || !spec) {
+      problems.push(`${where}: no known process (component "${processName ?? ''}"; known: ${Object.keys(PROCESSES).join(', ')})`);
+      continue;
+    }
+    const at = `${where} (${processName})`;
+    const containerName = o.kind === 'Job' ? 'migrate' : processName;
+    const containers: any[] = o.spec.template.spec.containers ?? [];
+    const container = containers.find((c) => c.name === containerName);
+    if (!container) {
+      problems.push(`${at}: no container named "${containerName}" (has ${containers.map((c) => c.name).join(', ')})`);
+      continue;
+    }
+    const w = workloadEnv(r, o, processName, container, at, problems);
+    workloads.push(w);
+    checkNames(w, spec, at, problems);
+    const loaded = checkLoad(w, spec, at, problems);
+    if (loaded) checkLoopback(loaded, at, problems);
+    if (o.kind === 'Deployment') {
+      const ports = checkPorts(container, spec, loaded, at, problems);
+      checkProbes(container, spec, loaded, ports, at, problems);
+    }
+    if (loaded) checkServiceUrls(r, loaded, processName, at, problems);
+  }
+  checkServices(r, problems);
+  return { problems, workloads };
+}
+
+/** Collects the container's environment as Kubernetes builds it (envFrom first, then env overrides). */
+function workloadEnv(r: Render, o: K8sObject, process: string, container: any, at: string, problems: string[]): Workload {
+  const env: Record<string, string> = {};
+  const fromSecret = new Set<string>();
+  for (const src of container.envFrom ?? []) {
+    const prefix: string = src.prefix ?? '';
+    if (src.configMapRef) {
+      const cm = r.objects.find((x) => x.kind === 'ConfigMap' && x.metadata.name === src.configMapRef.name);
+      if (!cm) {
+        problems.push(`${at}: envFrom ConfigMap "${src.configMapRef.name}" is not rendered by the chart, so its names cannot be checked`);
+        continue;
+      }
+      for (const [k, v] of Object.entries<string>(cm.data ?? {})) {
+        env[prefix + k] = String(v);
+        if (SECRET_SETTINGS.includes(prefix + k))
+          problems.push(`${at}: ConfigMap "${cm.metadata.name}" holds the credential ${prefix + k}`);
+      }
+    } else if (src.secretRef) {
+      const data = secretData(r, o, src.secretRef.name, at, problems);
+      if (!data) continue;
+      for (const [k, v] of Object.entries(data)) {
+        env[prefix + k] = v;
+        fromSecret.add(prefix + k);
+      }
+    } else {
+      problems.push(`${at}: unsupported envFrom source ${JSON.stringify(src)}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const e of container.env ?? []) {
+    if (seen.has(e.name)) problems.push(`${at}: env ${e.name} is listed twice`);
+    seen.add(e.name);
+    fromSecret.delete(e.name);
+    if (e.value !== undefined) {
+      env[e.name] = String(e.value);
+      if (SECRET_SETTINGS.includes(e.name)) problems.push(`${at}: env ${e.name} is a credential written as a literal value`);
+    } else if (e.valueFrom?.secretKeyRef) {
+      const ref = e.valueFrom.secretKeyRef;
+      const data = secretData(r, o, ref.name, at, problems);
+      if (!data) continue;
+      if (!(ref.key in data)) {
+        problems.push(
+          `${at}: env ${e.name} reads key "${ref.key}" of Secret "${ref.name}", which has only ${Object.keys(data).join(', ')}`,
+        );
+        continue;
+      }
+      env[e.name] = data[ref.key]!;
+      fromSecret.add(e.name);
+    } else if (e.valueFrom?.configMapKeyRef) {
+      const ref = e.valueFrom.configMapKeyRef;
+      const cm = r.objects.find((x) => x.kind === 'ConfigMap' && x.metadata.name === ref.name);
+      const value = cm?.data?.[ref.key];
+      if (value === undefined)
+        problems.push(`${at}: env ${e.name} reads key "${ref.key}" of ConfigMap "${ref.name}", which the chart does not render`);
+      else env[e.name] = String(value);
+    } else {
+      // fieldRef / resourceFieldRef: known only in the pod.
+      env[e.name] = `dummy-${e.name}`;
+    }
+  }
+  return { object: o, process, container, env, fromSecret };
+}
+
+/**
+ * The data of a Secret a workload reads: decoded from the chart-made Secret, or, with
+ * `secrets.existingSecret`, dummies for the keys named in `secrets.keys` (the only keys the chart may
+ * assume the operator's Secret holds).
+ */
+function secretData(r: Render, o: K8sObject, name: string, at: string, problems: string[]): Record<string, string> | undefined {
+  const s = r.values.secrets ?? {};
+  if (s.existingSecret) {
+    if (name !== s.existingSecret) {
+      problems.push(`${at}: reads Secret "${name}", but secrets.existingSecret is "${s.existingSecret}" and the chart makes no Secret`);
+      return undefined;
+    }
+    // Long enough for every secret setting's minimum (SECRETS_KEY: 32 characters).
+    return Object.fromEntries(Object.values<string>(s.keys ?? {}).map((k) => [k, `dummy-${k}-`.padEnd(48, 'x')]));
+  }
+  const secret = r.objects.find((x) => x.kind === 'Secret' && x.metadata.name === name);
+  if (!secret) {
+    problems.push(`${at}: reads Secret "${name}", which the chart does not render (and secrets.existingSecret is empty)`);
+    return undefined;
+  }
+  // A migration Job is a pre-install hook: the regular Secret does not exist yet when it runs, so it must
+  // read a hook Secret created before it (lower weight). A Deployment must not read a hook Secret (deleted
+  // once the hooks succeed).
+  const hook = (x: K8sObject) => x.metadata.annotations?.['helm.sh/hook'] ?? '';
+  const weight = (x: K8sObject) => Number(x.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
+  if (o.kind === 'Job' && hook(o)) {
+    const needs = hook(o).split(',');
+    if (!needs.every((h) => hook(secret).split(',').includes(h)) || weight(secret) >= weight(o)) {
+      problems.push(`${at}: runs as a ${hook(o)} hook but reads Secret "${name}", which is not a hook Secret created before it`);
+    }
+  } else if (o.kind === 'Deployment' && hook(secret)) {
+    problems.push(`${at}: reads the hook Secret "${name}" (${hook(secret)}), which is deleted once the hooks succeed`);
+  }
+  const data: Record<string, string> = {};
+  for (const [k, v] of Object.entries<string>(secret.data ?? {})) data[k] = Buffer.from(v, 'base64').toString('utf8');
+  for (const [k, v] of Object.entries<string>(secret.stringData ?? {})) data[k] = String(v);
+  return data;
+}
+
+/** (a) every name is read by the schema, (b) every required setting is provided, secrets come from Secrets. */
+function checkNames(w: Workload, spec: ProcessSpec, at: string, problems: string[]): void {
+  const props = spec.schema.properties as Record<string, { default?: unknown }>;
+  const required = new Set<string>(spec.schema.required ?? []);
+  for (const name of Object.keys(w.env).sort()) {
+    if (name in props || RUNTIME_ENV.includes(name)) continue;
+    const origin = w.fromSecret.has(name) ? ' (from a Secret)' : '';
+    problems.push(`${at}: sets ${name}${origin}, which the ${w.process} settings do not read`);
+  }
+  for (const [name, prop] of Object.entries(props)) {
+    if (required.has(name) && prop.default === undefined && !w.env[name]) {
+      problems.push(`${at}: does not set ${name}, which the ${w.process} settings require (no default)`);
+    }
+    if (SECRET_SETTINGS.includes(name) && name in w.env && !w.fromSecret.has(name)) {
+      problems.push(`${at}: ${name} carries a credential but is not read from a Secret`);
+    }
+  }
+}
+
+/** (f) the process's own loader accepts the rendered environment. */
+function checkLoad(w: Workload, spec: ProcessSpec, at: string, problems: string[]): Record<string, unknown> | undefined {
+  try {
+    return spec.load(w.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) problems.push(`${at}: the ${w.process} config loader rejects the rendered environment: ${p}`);
+    return undefined;
+  }
+}
+
+/** A loaded value that still points at loopback is a local-run default the chart forgot to set. */
+function checkLoopback(loaded: Record<string, unknown>, at: string, problems: string[]): void {
+  for (const [name, value] of Object.entries(loaded)) {
+    // The browser-facing base of deep links; with `kubectl port-forward` (values-dev.yaml) it is loopback.
+    if (name === 'PUBLIC_UI_URL') continue;
+    const text = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '';
+    if (LOOPBACK.test(text)) {
+      problems.push(
+        `${at}: ${name} is ${JSON.stringify(text)}, a loopback address (a local-run default): unreachable from other pods and the kubelet`,
+      );
+    }
+  }
+}
+
+/** (d) container ports are exactly the process's ports, with the numbers it will listen on. Returns name -> setting. */
+function checkPorts(
+  container: any,
+  spec: ProcessSpec,
+  loaded: Record<string, unknown> | undefined,
+  at: string,
+  problems: string[],
+): Map<any, string> {
+  const bySetting = new Map<any, string>();
+  const declared: any[] = container.ports ?? [];
+  const names = declared.map((p) => p.name).sort();
+  const want = Object.keys(spec.ports).sort();
+  if (names.join() !== want.join()) problems.push(`${at}: container ports are named [${names.join(', ')}], expected [${want.join(', ')}]`);
+  for (const p of declared) {
+    const setting = spec.ports[p.name];
+    if (!setting) continue;
+    bySetting.set(p.name, setting);
+    bySetting.set(p.containerPort, setting);
+    if ((p.protocol ?? 'TCP') !== 'TCP') problems.push(`${at}: port ${p.name} is ${p.protocol}, expected TCP`);
+    if (loaded && loaded[setting] !== p.containerPort) {
+      problems.push(
+        `${at}: container port ${p.name} is ${p.containerPort}, but the process listens on ${setting}=${String(loaded[setting])}`,
+      );
+    }
+  }
+  for (const name of Object.keys(spec.schema.properties)) {
+    if (/_PORT$|^PORT$/.test(name) && !Object.values(spec.ports).includes(name)) {
+      problems.push(`${at}: the ${name} setting has no container port (add it to PROCESSES.ports in this test and to the chart)`);
+    }
+  }
+  return bySetting;
+}
+
+/** (e) probes use the handler the process serves, on the port it listens on. */
+function checkProbes(
+  container: any,
+  spec: ProcessSpec,
+  loaded: Record<string, unknown> | undefined,
+  ports: Map<any, string>,
+  at: string,
+  problems: string[],
+): void {
+  const want = spec.probes;
+  for (const kind of ['liveness', 'readiness', 'startup'] as const) {
+    const probe = container[`${kind}Probe`];
+    if (!probe) {
+      problems.push(`${at}: no ${kind} probe`);
+      continue;
+    }
+    if (want.kind === 'grpc') {
+      if (!probe.grpc) problems.push(`${at}: ${kind} probe is not a gRPC probe (the process serves grpc.health.v1 on ${want.port})`);
+      else if (loaded && probe.grpc.port !== loaded[want.port]) {
+        problems.push(`${at}: ${kind} probe asks gRPC port ${probe.grpc.port}, but ${want.port}=${String(loaded[want.port])}`);
+      }
+    } else {
+      const get = probe.httpGet;
+      if (!get) {
+        problems.push(`${at}: ${kind} probe is not an HTTP GET probe`);
+        continue;
+      }
+      if (ports.get(get.port) !== want.port) problems.push(`${at}: ${kind} probe targets port ${get.port}, not the ${want.port} port`);
+      if (get.path !== want[kind]) problems.push(`${at}: ${kind} probe path is ${get.path}, expected ${want[kind]}`);
+    }
+  }
+}
+
+/** Every Service selects exactly one Deployment and its targetPorts are ports that Deployment declares. */
+function checkServices(r: Render, problems: string[]): void {
+  for (const svc of r.objects.filter((o) => o.kind === 'Service')) {
+    const at = `Service/${svc.metadata.name}`;
+    const targets = deploymentsSelectedBy(r, svc);
+    if (targets.length !== 1) {
+      problems.push(`${at}: selects ${targets.length} Deployments (${targets.map((d) => d.metadata.name).join(', ')}), expected 1`);
+      continue;
+    }
+    const ports = targets[0]!.spec.template.spec.containers.flatMap((c: any) => c.ports ?? []);
+    for (const p of svc.spec.ports ?? []) {
+      const t = p.targetPort ?? p.port;
+      if (!ports.some((cp: any) => cp.name === t || cp.containerPort === t)) {
+        problems.push(`${at}: port ${p.name} targets ${t}, which Deployment/${targets[0]!.metadata.name} does not declare`);
+      }
+    }
+  }
+}
+
+function deploymentsSelectedBy(r: Render, svc: K8sObject): K8sObject[] {
+  const sel: Record<string, string> = svc.spec.selector ?? {};
+  return r.objects.filter(
+    (o) =>
+      o.kind === 'Deployment' &&
+      Object.keys(sel).length > 0 &&
+      Object.entries(sel).every(([k, v]) => o.spec.template.metadata.labels?.[k] === v),
+  );
+}
+
+/**
+ * Settings that point at an in-cluster Service (`http://<service>.<namespace>.svc:<port>`) reach the
+ * component the name says (IDENTITY_URL: the gateway; RUNS_URL: runs, ...) on the right port: the RPC
+ * port, or the internal HTTP port for `*_HTTP_URL`.
+ */
+function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: string, at: string, problems: string[]): void {
+  for (const [name, value] of Object.entries(loaded)) {
+    if (typeof value !== 'string' || !/^https?:\/\//.test(value)) continue;
+    const url = new URL(value);
+    const m = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc(\.cluster\.local)?$/.exec(url.hostname);
+    if (!m) continue;
+    const [, svcName, ns] = m;
+    const svc = r.objects.find((o) => o.kind === 'Service' && o.metadata.name === svcName);
+    if (ns !== NAMESPACE || !svc) {
+      problems.push(`${at}: ${name}=${value} names Service ${svcName} in ${ns}, which the chart does not render`);
+      continue;
+    }
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const sp = (svc.spec.ports ?? []).find((p: any) => p.port === port);
+    const target = deploymentsSelectedBy(r, svc)[0];
+    if (!sp || !target) {
+      problems.push(`${at}: ${name}=${value}: Service ${svcName} has no port ${port}`);
+      continue;
+    }
+    const callee = target.metadata.labels?.['app.kubernetes.io/component'] ?? '';
+    const calleeSpec = PROCESSES[callee];
+    const targetPort = sp.targetPort ?? sp.port;
+    const cp = target.spec.template.spec.containers
+      .flatMap((c: any) => c.ports ?? [])
+      .find((c: any) => c.name === targetPort || c.containerPort === targetPort);
+    if (!cp) {
+      problems.push(
+        `${at}: ${name}=${value}: Service ${svcName} port ${port} targets ${targetPort}, which is no container port of ${callee}`,
+      );
+      continue;
+    }
+    const setting = calleeSpec?.ports[cp.name];
+    const stem = name.replace(/_HTTP_URL$|_URL$/, '');
+    const expectedCallee = stem === 'IDENTITY' ? 'gateway' : stem.toLowerCase().replace(/_/g, '-');
+    if (PROCESSES[expectedCallee] && callee !== expectedCallee) {
+      problems.push(`${at}: ${name}=${value} reaches ${callee}, expected ${expectedCallee}`);
+    }
+    const wantSetting = calleeSpec ? (name.endsWith('_HTTP_URL') ? calleeSpec.httpPort : calleeSpec.rpcPort) : undefined;
+    if (!setting || setting !== wantSetting) {
+      problems.push(`${at}: ${name}=${value} reaches ${callee}'s ${setting ?? 'unknown'} port, expected its ${wantSetting ?? '?'} port`);
+    }
+    if (callee === process) problems.push(`${at}: ${name}=${value} points at the component itself`);
+  }
+}
