@@ -156,6 +156,8 @@ cluster (upgrades) or generated (first install).
 {{- $rpc := include "assay.port.rpc" . -}}
 {{- $http := include "assay.port.http" . -}}
 {{- $d := dict "LOG_LEVEL" $cfg.logLevel "KAFKA_BROKERS" $cfg.kafkaBrokers "RPC_PORT" $rpc "HTTP_PORT" $http -}}
+{{- /* every listener on the pod's interfaces (the processes default to 127.0.0.1, which probes and Services cannot reach) */ -}}
+{{- $_ := set $d "BIND_HOST" "0.0.0.0" -}}
 {{- $svc := dict -}}
 {{- range $k := splitList " " (include "assay.componentKeys" .) -}}
 {{- $ctx := dict "root" $root "key" $k -}}
