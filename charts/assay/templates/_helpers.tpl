@@ -192,6 +192,7 @@ cluster (upgrades) or generated (first install).
 {{- if eq .key "runs" -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
+{{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $root.Values.limits.ingestBodyLimitBytes)) -}}
 {{- else if eq .key "analytics" -}}
 {{- /* read-model defaults (README "Analytics"); any key in analytics.config overrides these */ -}}
 {{- $_ := set $d "RUNS_URL" $svc.runs -}}
