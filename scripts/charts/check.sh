@@ -124,6 +124,8 @@ step "negative: kube-linter rejects a privileged, writable container" \
 # values.schema.json: a wrong type and an unknown key.
 step "negative: values.schema.json rejects bad values" must_fail "replicaCount': got string|'imagee' not allowed" \
   helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set runs.replicaCount=one --set gateway.imagee.tag=x
+step "negative: values.schema.json rejects a short inline secretsKey" must_fail "secretsKey': minLength: got 5, want 32" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.secretsKey=short
 # skaffold: a typo'd key.
 sed 's/chartPath:/chartPth:/' skaffold.yaml > "$NEG/skaffold.yaml"
 step "negative: skaffold schema rejects a typo'd key (chartPth)" must_fail "additional properties \(chartPth\)" \
