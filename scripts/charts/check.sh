@@ -2,7 +2,7 @@
 # Offline checks of the Kubernetes deployment side (no cluster, no Docker, no network):
 #   helm lint (strict) -> helm template (a matrix: defaults, values-dev.yaml, values-prod.yaml, ci/*.yaml)
 #   -> kubeconform (strict, local v1.33.0 schemas) -> kube-linter (.kube-linter.yaml, zero findings)
-#   -> skaffold.yaml against skaffold's v4beta14 JSON schema
+#   -> skaffold.yaml against skaffold's v4beta14 JSON schema -> docs/deploy.md's generated values reference
 # plus negative checks proving each gate can fail. Tools come from scripts/charts/install-tools.sh.
 # Exits non-zero on any failure; prints the time of each step.
 set -uo pipefail
@@ -152,6 +152,8 @@ dockerfile_policy() {
   ! grep -rn '^ *command:' "$CHART/templates" --include=*.tpl --include=*.yaml | grep -v '/dev/' || { echo "    a chart container overrides the entrypoint" >&2; return 1; }
 }
 step "Dockerfile: digest-pinned Node LTS base, tini entrypoint, non-root user" dockerfile_policy
+# ---- docs/deploy.md: the values reference is generated from values.schema.json and values.yaml
+step "docs/deploy.md values reference up to date" node scripts/charts/values-reference.mjs --check
 
 # ---- negative checks: each gate must reject a known-bad input
 NEG=$OUT/negative; mkdir -p "$NEG"
@@ -172,6 +174,17 @@ step "negative: kube-linter rejects a privileged, writable container" \
 # values.schema.json: a wrong type and an unknown key.
 step "negative: values.schema.json rejects bad values" must_fail "replicaCount': got string|'imagee' not allowed" \
   helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set runs.replicaCount=one --set gateway.imagee.tag=x
+step "negative: values.schema.json rejects a short inline secretsKey" must_fail "secretsKey': minLength: got 5, want 32" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.secretsKey=short
+# values reference: a doc with a row removed, and a schema property without a description.
+sed '/^| `limits.maxHeaderBytes` /d' docs/deploy.md > "$NEG/deploy.md"
+step "negative: values reference check rejects a doc with a row removed" must_fail "deploy.md is out of date" \
+  node scripts/charts/values-reference.mjs --check --doc "$NEG/deploy.md"
+rm -rf "$NEG/chart" && mkdir -p "$NEG/chart" && cp -R "$CHART" "$NEG/chart/"
+sed -i '/"description": "Host name\.",/d' "$NEG/chart/assay/values.schema.json"
+step "negative: values reference check rejects a property without a description" \
+  must_fail "no description for ingress\.hosts\[\]\.host" \
+  node scripts/charts/values-reference.mjs --check --chart "$NEG/chart/assay"
 # skaffold: a typo'd key.
 sed 's/chartPath:/chartPth:/' skaffold.yaml > "$NEG/skaffold.yaml"
 step "negative: skaffold schema rejects a typo'd key (chartPth)" must_fail "additional properties \(chartPth\)" \

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ConfigError, type loadConfig } from '@assay/config';
+import { LIVENESS_SERVICE } from '@assay/service-kit';
 import { GatewaySettings, loadGatewayConfig } from '../../gateway/src/config';
 import { AnalyticsSettings, loadAnalyticsConfig } from '../../services/analytics/src/config';
 import { ManualTestingSettings, loadManualTestingConfig } from '../../services/manual-testing/src/config';
@@ -35,14 +36,16 @@ interface ProcessSpec {
   /** The port other components call for RPC, and for internal HTTP (`*_HTTP_URL`). */
   rpcPort: string;
   httpPort: string;
-  probes: { kind: 'grpc'; port: string } | { kind: 'http'; port: string; liveness: string; readiness: string; startup: string };
+  /** Per probe: the gRPC health service name it must ask about, or the HTTP path it must GET. */
+  probes: { kind: 'grpc' | 'http'; port: string; liveness: string; readiness: string; startup: string };
 }
 
 const SERVICE = {
   ports: { grpc: 'RPC_PORT', http: 'HTTP_PORT' },
   rpcPort: 'RPC_PORT',
   httpPort: 'HTTP_PORT',
-  probes: { kind: 'grpc', port: 'RPC_PORT' },
+  // Liveness asks whether the process answers at all; readiness ("") also covers dependencies and draining.
+  probes: { kind: 'grpc', port: 'RPC_PORT', liveness: LIVENESS_SERVICE, readiness: '', startup: LIVENESS_SERVICE },
 } as const;
 
 /** Every process the chart deploys, by its `app.kubernetes.io/component` name. */
@@ -412,8 +415,15 @@ function checkProbes(
     }
     if (want.kind === 'grpc') {
       if (!probe.grpc) problems.push(`${at}: ${kind} probe is not a gRPC probe (the process serves grpc.health.v1 on ${want.port})`);
-      else if (loaded && probe.grpc.port !== loaded[want.port]) {
-        problems.push(`${at}: ${kind} probe asks gRPC port ${probe.grpc.port}, but ${want.port}=${String(loaded[want.port])}`);
+      else {
+        if (loaded && probe.grpc.port !== loaded[want.port]) {
+          problems.push(`${at}: ${kind} probe asks gRPC port ${probe.grpc.port}, but ${want.port}=${String(loaded[want.port])}`);
+        }
+        if ((probe.grpc.service ?? '') !== want[kind]) {
+          problems.push(
+            `${at}: ${kind} probe asks gRPC health service ${JSON.stringify(probe.grpc.service ?? '')}, expected ${JSON.stringify(want[kind])}`,
+          );
+        }
       }
     } else {
       const get = probe.httpGet;

@@ -8,7 +8,8 @@
  *  (c) every secretKeyRef names a key of the chart-made Secret (or of `secrets.keys` with
  *      secrets.existingSecret); migration Jobs read the hook Secret created before them;
  *  (d) container ports are the process's ports (by name) with the numbers its loader yields;
- *  (e) probes: gRPC on RPC_PORT for services, HTTP GET /healthz and /readyz on PORT for the gateway;
+ *  (e) probes: gRPC on RPC_PORT for services (liveness and startup ask for the `liveness` health name,
+ *      readiness for ""), HTTP GET /healthz and /readyz on PORT for the gateway;
  *      Service targetPorts exist; in-cluster URLs reach the named component on its RPC/HTTP port;
  *      nothing is left at a loopback default (BIND_HOST, URLs, brokers);
  *  (f) the loader accepts the rendered environment (no ConfigError).
@@ -136,6 +137,17 @@ describe('the checker catches', () => {
     expect(problems).toEqual([
       'Deployment/assay-gateway (gateway): readiness probe targets port metrics, not the PORT port',
       'Deployment/assay-gateway (gateway): readiness probe path is /healthz, expected /readyz',
+    ]);
+  });
+
+  it('a service liveness probe that asks for the readiness health (a dependency outage would restart every pod)', () => {
+    const problems = edited('Deployment', 'assay-webhooks', (d) => {
+      delete d.spec.template.spec.containers[0].livenessProbe.grpc.service;
+      d.spec.template.spec.containers[0].readinessProbe.grpc.service = 'liveness';
+    });
+    expect(problems).toEqual([
+      'Deployment/assay-webhooks (webhooks): liveness probe asks gRPC health service "", expected "liveness"',
+      'Deployment/assay-webhooks (webhooks): readiness probe asks gRPC health service "liveness", expected ""',
     ]);
   });
 

@@ -236,6 +236,7 @@ cluster (upgrades) or generated (first install).
 {{- if eq .key "runs" -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
+{{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $root.Values.limits.ingestBodyLimitBytes)) -}}
 {{- else if eq .key "analytics" -}}
 {{- /* read-model defaults (README "Analytics"); any key in analytics.config overrides these */ -}}
 {{- $_ := set $d "RUNS_URL" $svc.runs -}}
@@ -295,8 +296,9 @@ imagePullSecrets:
 {{- $live = dict "httpGet" (dict "path" "/healthz" "port" "http") -}}
 {{- $ready = dict "httpGet" (dict "path" "/readyz" "port" "http") -}}
 {{- else -}}
-{{- $live = dict "grpc" (dict "port" (include "assay.port.rpc" . | atoi)) -}}
-{{- $ready = $live -}}
+{{- /* liveness/startup ask for "liveness" (the process answers); readiness for "" (dependencies up, not draining) */ -}}
+{{- $live = dict "grpc" (dict "port" (include "assay.port.rpc" . | atoi) "service" "liveness") -}}
+{{- $ready = dict "grpc" (dict "port" (include "assay.port.rpc" . | atoi)) -}}
 {{- end -}}
 livenessProbe:
   {{- toYaml (merge (deepCopy $live) $c.livenessProbe) | nindent 2 }}

@@ -82,27 +82,38 @@ export class HealthMonitor {
   }
 }
 
-function statusOf(monitor: HealthMonitor): HealthCheckResponse {
-  return create(HealthCheckResponseSchema, { status: monitor.isServing() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING });
+/**
+ * The name a liveness probe asks about: SERVING whenever the process answers at all, whatever its
+ * dependencies. A database or broker outage must take pods out of rotation (readiness, ""), not restart
+ * them all (liveness) and have every one re-run its start-up against the failing dependency.
+ */
+export const LIVENESS_SERVICE = 'liveness';
+
+function statusOf(monitor: HealthMonitor, service: string): HealthCheckResponse {
+  const serving = service === LIVENESS_SERVICE || monitor.isServing();
+  return create(HealthCheckResponseSchema, { status: serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING });
 }
 
-/** Registers grpc.health.v1.Health; `serviceNames` are the names a probe may ask about besides "". */
+/**
+ * Registers grpc.health.v1.Health; `serviceNames` are the names a probe may ask about besides "" (readiness:
+ * dependencies and draining) and `liveness` (see LIVENESS_SERVICE).
+ */
 export function registerHealth(router: ConnectRouter, monitor: HealthMonitor, serviceNames: string[]): void {
-  const known = new Set(['', ...serviceNames]);
+  const known = new Set(['', LIVENESS_SERVICE, ...serviceNames]);
   router.service(Health, {
     check(req) {
       if (!known.has(req.service)) throw new ConnectError(`unknown service ${req.service}`, Code.NotFound);
-      return statusOf(monitor);
+      return statusOf(monitor, req.service);
     },
     list() {
-      return { statuses: Object.fromEntries([...known].map((n) => [n, statusOf(monitor)])) };
+      return { statuses: Object.fromEntries([...known].map((n) => [n, statusOf(monitor, n)])) };
     },
     async *watch(req, ctx) {
       if (!known.has(req.service)) {
         yield create(HealthCheckResponseSchema, { status: ServingStatus.SERVICE_UNKNOWN });
         return;
       }
-      yield statusOf(monitor);
+      yield statusOf(monitor, req.service);
       while (!ctx.signal.aborted) {
         const changed = await new Promise<boolean>((resolve) => {
           const onAbort = () => {
@@ -117,7 +128,7 @@ export function registerHealth(router: ConnectRouter, monitor: HealthMonitor, se
           ctx.signal.addEventListener('abort', onAbort, { once: true });
         });
         if (!changed) return;
-        yield statusOf(monitor);
+        yield statusOf(monitor, req.service);
       }
     },
   });

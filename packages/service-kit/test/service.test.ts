@@ -102,6 +102,8 @@ describe('service bootstrap', () => {
   it('reports NOT_SERVING while Postgres is stopped and SERVING again after it returns', async () => {
     await componentScript('postgres', 'stop', scriptEnv);
     await waitFor(Status.NOT_SERVING);
+    // The liveness name stays SERVING: an outage takes pods out of rotation without restarting them.
+    expect((await health().check({ service: 'liveness' })).status).toBe(Status.SERVING);
     const ready = await fetch(`http://127.0.0.1:${svc.httpPort}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'NOT_SERVING', dependencies: { postgres: false } });
