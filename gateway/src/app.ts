@@ -93,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Probes are neither authenticated nor rate-limited.
   const probe = { schema: { hide: true }, config: { rateLimit: false as const } };
   app.get('/healthz', probe, async () => ({ status: 'ok' }));
+  // Ready = the gateway's own stores answer (every request needs them: tokens, rate limits). The services'
+  // health is reported but does not count: with one service down the other routes keep working and its own
+  // routes answer 503 SERVICE_UNAVAILABLE, instead of every gateway pod leaving rotation at once.
   app.get('/readyz', probe, async (_request, reply) => {
     const checks: Record<string, boolean> = {
       postgres: await ping(deps.pool),
@@ -101,9 +104,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         () => false,
       ),
     };
+    const services: Record<string, boolean> = {};
     await Promise.all(
       Object.entries(deps.healthClients).map(async ([name, client]) => {
-        checks[name] = await client.check({ service: '' }, { timeoutMs: 2000 }).then(
+        services[name] = await client.check({ service: '' }, { timeoutMs: 2000 }).then(
           (r) => r.status === HealthCheckResponse_ServingStatus.SERVING,
           () => false,
         );
@@ -111,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
     const ready = Object.values(checks).every(Boolean);
     reply.code(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not ready', checks };
+    return { status: ready ? 'ready' : 'not ready', checks, services };
   });
 
   for (const prefix of [PUBLIC_PREFIX, ALIAS_PREFIX]) {

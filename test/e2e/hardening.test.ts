@@ -88,7 +88,7 @@ describe('answers outside the documented operations', () => {
     for (const [label, pending] of cases) expectHardened(label, await pending);
   });
 
-  it('a service that cannot be reached gives 503 SERVICE_UNAVAILABLE without naming its address', async () => {
+  it('a service that cannot be reached gives 503 SERVICE_UNAVAILABLE without naming its address; the rest stays up', async () => {
     const redis = await startPrivateRedis();
     const gw = await startPrivateGateway({ name: 'no-service', env: { REDIS_URL: redis.url, MANUAL_TESTING_URL: 'http://127.0.0.1:9' } });
     try {
@@ -97,6 +97,12 @@ describe('answers outside the documented operations', () => {
       expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
       expectHardened('unreachable service', res);
+      // The gateway stays ready (its own stores answer) and reports the service; other routes keep working.
+      const ready = await gw.api().get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks).toEqual({ postgres: true, redis: true });
+      expect(ready.body.services).toMatchObject({ 'manual-testing': false, runs: true });
+      expect((await gw.api(t.token).get(`/${t.projectId}/test-runs`)).status).toBe(200);
     } finally {
       await gw.stop();
       await redis.remove();

@@ -379,7 +379,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
       expect.arrayContaining(['/api/v1/public/{projectId}/test-runs', '/api/v1/public/{projectId}/debug-bundle']),
     );
     const ready = await testApi().get('/readyz');
-    expect(ready.body.checks.runs).toBe(true);
+    expect(ready.body.services.runs).toBe(true);
     void testSystem;
   });
 });
