@@ -229,7 +229,7 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "REPORTS_URL" $svc.reports -}}
 {{- $_ = set $d "REPORTS_HTTP_URL" $svc.reportsHttp -}}
 {{- end -}}
-{{- if has .key (list "manualTesting" "runs" "reports") -}}
+{{- if has .key (list "manualTesting" "reports") -}}
 {{- /* the gateway's internal identity RPC (organization members, projects); the other services do not read it */ -}}
 {{- $_ := set $d "IDENTITY_URL" $svc.gateway -}}
 {{- end -}}

@@ -2,7 +2,6 @@ import { loadConfig, serviceSettings, Str, Type, type Settings } from '@assay/co
 
 export const RunsSettings = Type.Object({
   ...serviceSettings(7202, 9202),
-  IDENTITY_URL: Str('http://127.0.0.1:7200', 'gateway internal RPC'),
   MANUAL_TESTING_URL: Str('http://127.0.0.1:7201', 'manual-testing RPC (links to manual cases)'),
   PUBLIC_UI_URL: Str('http://localhost:8080', 'base of deep links (url fields)'),
   RUN_INACTIVITY_TIMEOUT_SECONDS: Type.Integer({
