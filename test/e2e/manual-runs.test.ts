@@ -72,7 +72,7 @@ describe('manual runs: create and selection', () => {
     f = await fixture();
   });
 
-  it('selectionMode all (the default) takes every active case and answers the full shape with rollup counts', async () => {
+  it('selectionMode all (the default) takes every case of the project, drafts and deprecated included (spec §4.4), and answers the full shape with rollup counts', async () => {
     const release = (await f.p.api.post(`${f.p.P}/releases`, { name: 'R' })).body.data;
     const w = await f.p.writer();
     const res = await w.post(`${f.p.P}/manual-runs`, {
@@ -104,12 +104,12 @@ describe('manual runs: create and selection', () => {
       links: [{ title: 'Plan', url: 'https://wiki.example.test/plan' }],
       status: 'open',
       closedAt: null,
-      stats: { ...ZERO, total: 4, untested: 4 },
+      stats: { ...ZERO, total: 6, untested: 6 },
       metadata: { lastModifiedBy: { name: w.user.name, email: w.user.email } },
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    expect(await runCaseIds(f.p, r._id)).toEqual(['TC-1', 'TC-2', 'TC-3', 'TC-4']);
+    expect(await runCaseIds(f.p, r._id)).toEqual(['TC-1', 'TC-2', 'TC-3', 'TC-4', 'TC-5', 'TC-6']);
   });
 
   it('selected with suiteIds takes the active cases of those suites and all their sub-suites', async () => {
@@ -202,7 +202,7 @@ describe('manual runs: create and selection', () => {
 });
 
 describe('manual runs: update, close, conflict', () => {
-  it('updates the fields sent; switching to all brings in the active cases the run lacks and keeps verdicts', async () => {
+  it('updates the fields sent; switching to all brings in every case the run lacks and keeps verdicts', async () => {
     const f = await fixture();
     const r = await makeRun(f.p, { name: 'Sel', selectionMode: 'selected', testCaseIds: ['TC-1'], tags: ['x'] });
     await f.p.api.patch(`${f.p.P}/manual-runs/${r._id}/test-cases/TC-1`, { result: 'failed' });
@@ -212,8 +212,8 @@ describe('manual runs: update, close, conflict', () => {
     expect(u.metadata.lastModifiedBy).toEqual({ name: w.user.name, email: w.user.email });
     const all = (await w.patch(`${f.p.P}/manual-runs/${r._id}`, { selectionMode: 'all' })).body.data;
     expect(all.selectionMode).toBe('all');
-    expect(all.stats).toEqual({ ...ZERO, total: 4, untested: 3, failed: 1 });
-    expect(await runCaseIds(f.p, r._id)).toEqual(['TC-1', 'TC-2', 'TC-3', 'TC-4']);
+    expect(all.stats).toEqual({ ...ZERO, total: 6, untested: 5, failed: 1 });
+    expect(await runCaseIds(f.p, r._id)).toEqual(['TC-1', 'TC-2', 'TC-3', 'TC-4', 'TC-5', 'TC-6']);
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, {}), 'body');
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, { name: 'n'.repeat(256) }), 'body.name');
     expect((await w.patch(`${f.p.P}/manual-runs/${r._id}`, { name: 'n'.repeat(255) })).status).toBe(200);
@@ -229,7 +229,7 @@ describe('manual runs: update, close, conflict', () => {
     const closed = await f.p.api.patch(`${f.p.P}/manual-runs/${r._id}`, { status: 'closed', name: 'Closed run' });
     expect(closed.status).toBe(200);
     expect(closed.body.data).toMatchObject({ status: 'closed', closedAt: expect.stringMatching(ISO), name: 'Closed run' });
-    expect(closed.body.data.stats).toEqual({ ...ZERO, total: 4, untested: 3, passed: 1 });
+    expect(closed.body.data.stats).toEqual({ ...ZERO, total: 6, untested: 5, passed: 1 });
     const url = `${f.p.P}/manual-runs/${r._id}`;
     for (const body of [
       { name: 'again' },
@@ -259,7 +259,7 @@ describe('manual runs: update, close, conflict', () => {
     const verdict = await f.p.api.patch(`${url}/test-cases/TC-1`, { result: 'failed' });
     expect(verdict.status).toBe(409);
     expect(verdict.body.error.code).toBe('CONFLICT');
-    expect((await f.p.api.get(url)).body.data.stats).toEqual({ ...ZERO, total: 4, untested: 3, passed: 1 });
+    expect((await f.p.api.get(url)).body.data.stats).toEqual({ ...ZERO, total: 6, untested: 5, passed: 1 });
   });
 
   it('answers 404 for unknown runs and runs of other projects; viewers read but cannot write', async () => {
@@ -290,7 +290,7 @@ describe('manual runs: update, close, conflict', () => {
     const all = await f.p.api.get(`${f.p.P}/manual-runs`);
     expect(all.body.data.map((r: any) => r._id)).toEqual([b._id, a._id]);
     for (const r of all.body.data) expect(Object.keys(r).sort()).toEqual(RUN_KEYS);
-    expect(all.body.data[1].stats).toEqual({ ...ZERO, total: 4, untested: 3, blocked: 1 });
+    expect(all.body.data[1].stats).toEqual({ ...ZERO, total: 6, untested: 5, blocked: 1 });
     expect(all.body.data[0].stats).toEqual({ ...ZERO, total: 1, untested: 1 });
     expect((await f.p.api.get(`${f.p.P}/manual-runs?status=open`)).body.data.map((r: any) => r._id)).toEqual([b._id]);
     expect((await f.p.api.get(`${f.p.P}/manual-runs?status=closed`)).body.data.map((r: any) => r._id)).toEqual([a._id]);
@@ -311,7 +311,7 @@ describe('run test cases', () => {
   it('lists the cases of the run, untested by default, in the exact shape', async () => {
     const res = await f.p.api.get(url);
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toMatchObject({ total: 4, page: 1, limit: 10 });
+    expect(res.body.pagination).toMatchObject({ total: 6, page: 1, limit: 10 });
     const first = res.body.data[0];
     expect(Object.keys(first).sort()).toEqual(RUN_CASE_KEYS);
     expect(first).toEqual({
@@ -347,7 +347,7 @@ describe('run test cases', () => {
     // null unassigns
     expect((await w.patch(`${url}/TC-1`, { assigneeUserId: null })).body.data).toMatchObject({ assignee: null, result: 'passed' });
     const stats = (await f.p.api.get(`${f.p.P}/manual-runs/${run._id}`)).body.data.stats;
-    expect(stats).toEqual({ ...ZERO, total: 4, untested: 2, passed: 1, blocked: 1 });
+    expect(stats).toEqual({ ...ZERO, total: 6, untested: 4, passed: 1, blocked: 1 });
   });
 
   it('records a detailed result: sanitized comment, linked issues, step results (order, status, comment)', async () => {
@@ -379,9 +379,11 @@ describe('run test cases', () => {
     expect((await f.p.api.patch(`${url}/${rc._id}`, { elapsed: 1 })).body.data._id).toBe(rc._id);
     expect((await f.p.api.patch(`${url}/${rc.testCase._id}`, { elapsed: 2 })).body.data._id).toBe(rc._id);
     expect((await f.p.api.patch(`${url}/${rc.testCase.caseId}`, { elapsed: 3 })).body.data.elapsed).toBe(3);
-    const draft = await f.p.api.patch(`${url}/TC-5`, { result: 'passed' }); // a draft case is not in an `all` run
-    expect(draft.status).toBe(404);
-    expect(draft.body.error.code).toBe('NOT_FOUND');
+    // a case created after the run is a case of the project but not of the run
+    const later = await makeCase(f.p, { title: 'later', suiteId: f.a._id });
+    const notInRun = await f.p.api.patch(`${url}/${later.caseId}`, { result: 'passed' });
+    expect(notInRun.status).toBe(404);
+    expect(notInRun.body.error.code).toBe('NOT_FOUND');
     expect((await f.p.api.patch(`${url}/TC-999`, { result: 'passed' })).status).toBe(404);
     expect((await f.p.api.patch(`${f.p.P}/manual-runs/0123456789abcdef01234567/test-cases/TC-1`, { result: 'passed' })).status).toBe(404);
   });
@@ -429,14 +431,14 @@ describe('run test cases', () => {
     await q.p.api.patch(`${u}/TC-3`, { assigneeUserId: q.p.t.email });
     expect(await runCaseIds(q.p, r._id, 'result=failed')).toEqual(['TC-1', 'TC-2']);
     expect(await runCaseIds(q.p, r._id, 'result=Failed')).toEqual(['TC-1', 'TC-2']);
-    expect(await runCaseIds(q.p, r._id, 'result=untested')).toEqual(['TC-3', 'TC-4']);
+    expect(await runCaseIds(q.p, r._id, 'result=untested')).toEqual(['TC-3', 'TC-4', 'TC-5', 'TC-6']);
     expect(await runCaseIds(q.p, r._id, `assignee=${m.user.userId}`)).toEqual(['TC-1']);
     expect(await runCaseIds(q.p, r._id, `assignee=${encodeURIComponent(q.p.t.email)}`)).toEqual(['TC-3']);
-    expect(await runCaseIds(q.p, r._id, 'assignee=none')).toEqual(['TC-2', 'TC-4']);
+    expect(await runCaseIds(q.p, r._id, 'assignee=none')).toEqual(['TC-2', 'TC-4', 'TC-5', 'TC-6']);
     expect(await runCaseIds(q.p, r._id, `result=failed&assignee=none`)).toEqual(['TC-2']);
     expectValidation(await q.p.api.get(`${u}?result=great`), 'query.result');
     const paged = await q.p.api.get(`${u}?limit=10&page=2`);
     expect(paged.body.data).toEqual([]);
-    expect(paged.body.pagination).toMatchObject({ total: 4, page: 2, hasPrev: true, hasNext: false });
+    expect(paged.body.pagination).toMatchObject({ total: 6, page: 2, hasPrev: true, hasNext: false });
   });
 });

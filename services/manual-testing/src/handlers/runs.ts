@@ -233,7 +233,7 @@ export function runHandlers({ pool }: ServiceContext, members: Members): RunRpcs
           f.closedAt = new Date();
         }
         await updateRun(c, current.id, f, authorOf(caller));
-        // Switching to `all` brings in every active case the run does not hold yet; verdicts are kept.
+        // Switching to `all` brings in every case the run does not hold yet; verdicts are kept.
         if (mode === 'all') {
           await addRunCases(
             c,

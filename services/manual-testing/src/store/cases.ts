@@ -300,8 +300,9 @@ export async function suiteSubtreeIds(q: Queryable, projectId: string, suiteIds:
 }
 
 /**
- * The cases of a run selection, in case-number order: every active case (`all`), or the active cases of the
- * given suites and (with `includeUnsorted`) of no suite, plus the cases named explicitly whatever their status.
+ * The cases of a run selection, in case-number order: every case of the project (`all`: spec §4.4 "includes
+ * every case", drafts and deprecated ones too), or the active cases of the given suites and (with
+ * `includeUnsorted`) of no suite, plus the cases named explicitly whatever their status.
  */
 export async function selectCaseIds(
   q: Queryable,
@@ -309,8 +310,7 @@ export async function selectCaseIds(
   sel: { all: boolean; suiteIds: string[]; includeUnsorted: boolean; caseIds: string[] },
 ): Promise<string[]> {
   const w = new Where().add('project_id = $?', projectId);
-  if (sel.all) w.add(`status = 'active'`);
-  else {
+  if (!sel.all) {
     const active: string[] = [];
     if (sel.suiteIds.length > 0) active.push(`suite_id = ANY(${w.next(sel.suiteIds)})`);
     if (sel.includeUnsorted) active.push('suite_id IS NULL');
