@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Client } from '@connectrpc/connect';
+import { httpMetrics, type Metrics } from '@assay/service-kit';
 import { Health, HealthCheckResponse_ServingStatus } from '@assay/proto/grpc/health/v1/health_pb';
 import { sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
 import { ping, type Pool } from '@assay/db';
@@ -36,6 +37,8 @@ export interface AppDeps {
   clients: ServiceClients;
   /** Health clients of the services, for /readyz. */
   healthClients: Record<string, Client<typeof Health>>;
+  /** Where the public traffic is counted and timed (served on METRICS_PORT); none in tests that skip it. */
+  metrics?: Metrics['registry'];
   /** Tests only: a shorter idempotency lock lease than CONTRACT §4's 60 s. */
   idempotencyLeaseMs?: number;
 }
@@ -66,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
   });
+  if (deps.metrics) httpMetrics(app, deps.metrics);
   // JSON only: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify would otherwise accept text/plain).
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {

@@ -62,11 +62,11 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     reports: createRpcClient(Health, { baseUrl: config.REPORTS_URL, ...healthOpts }),
   };
 
-  const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients });
+  const metrics = createMetrics('gateway');
+  const app = await buildApp({ config, logger, pool, redis, store, authenticator, clients, healthClients, metrics: metrics.registry });
   await app.listen({ port: config.PORT, host: config.BIND_HOST });
 
   // Internal Connect server: admin RPC (CLI) and identity RPC (services).
-  const metrics = createMetrics('gateway');
   const adminServer = http2.createServer(
     connectNodeAdapter({
       routes: (router) => adminRoutes(router, { store, auth: authenticator }),

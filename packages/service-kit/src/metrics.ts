@@ -1,6 +1,12 @@
-/** Prometheus metrics: process defaults plus one counter and one histogram for every RPC handled. */
+/**
+ * Prometheus metrics: process defaults plus one counter and one histogram for every RPC handled, and the
+ * same pair for HTTP requests of a Fastify server (`httpMetrics`).
+ */
+import type { FastifyInstance } from 'fastify';
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface Metrics {
   registry: Registry;
@@ -21,7 +27,7 @@ export function createMetrics(serviceName: string): Metrics {
     name: 'rpc_server_handling_seconds',
     help: 'RPC handling time',
     labelNames: ['method'],
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const rpcInterceptor: Interceptor = (next) => async (req) => {
@@ -39,4 +45,38 @@ export function createMetrics(serviceName: string): Metrics {
     }
   };
   return { registry, rpcInterceptor };
+}
+
+/** The route label of a request that matched no route: one series, whatever path a scanner tries. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Counts every request a Fastify server answers and times it, by route template (`/api/v1/public/:projectId/
+ * test-runs`, never the raw URL, so the series stay bounded), method and status. Registered on the root
+ * instance before any route, it sees every answer, errors and 404s included.
+ */
+export function httpMetrics(app: FastifyInstance, registry: Registry): void {
+  const labelNames = ['route', 'method', 'status'] as const;
+  const requests = new Counter({
+    name: 'http_server_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'HTTP request time from the first byte received to the last byte sent, by route template, method and status',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+      method: request.method,
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
 }
