@@ -134,9 +134,14 @@ cmd_stop() {
     return 0
   fi
   log "stopping"
+  local pid
+  pid=$(head -n 1 "$PGDATA_DIR/postmaster.pid" 2>/dev/null | tr -dc '0-9')
   # fast = roll back open transactions and disconnect clients, then shut down cleanly.
   as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -m fast -w -t 60 stop >/dev/null ||
     die "pg_ctl stop failed (see $PG_LOG)"
+  # pg_ctl returns once the pid file is gone, a moment before the postmaster has exited and been collected.
+  [ -z "$pid" ] || wait_for 15 "the postmaster (pid $pid) to exit" pid_gone "$pid" ||
+    log "the postmaster (pid $pid) has exited but was not collected by its parent yet"
   wait_for 15 "port $PG_PORT to be released" port_closed "$PG_PORT" ||
     die "port $PG_PORT still open after stop"
   log "stopped"

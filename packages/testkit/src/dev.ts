@@ -14,7 +14,7 @@ import { Admin } from './fixtures';
 import { Api } from './http';
 import { INFRA_SCRIPT, REPO_ROOT } from './paths';
 import { startSystem } from './system';
-import { addressEnv, DEFAULT_PORTS, GATEWAY, SERVICES } from './topology';
+import { addressEnv, DEFAULT_PORTS, GATEWAY, PROCESSES, SERVICES, settingNames } from './topology';
 import type { InfraEnv } from './infra';
 
 const run = promisify(execFile);
@@ -23,7 +23,44 @@ const RUN_DIR = path.join(DATA_DIR, 'run');
 const LOG_DIR = path.join(DATA_DIR, 'logs');
 const LOCAL_ENV = path.join(DATA_DIR, 'local.env');
 const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
+/** The caller's settings the running processes were started with (a different set restarts them). */
+const SETTINGS_FILE = path.join(RUN_DIR, 'settings.json');
 const PROCESS_NAMES = [...SERVICES.map((s) => s.name), GATEWAY.name];
+
+/**
+ * Settings `make up` owns, whatever the caller's environment says: the ports and addresses of its processes
+ * (fixed, see DEFAULT_PORTS), the generated secrets kept in .data/local.env (INTERNAL_AUTH_TOKEN, SECRETS_KEY),
+ * and the infrastructure URLs, which reach the processes through scripts/infra (DATABASE_URL, REDIS_URL and
+ * KAFKA_BROKERS set by the caller mean "use this one instead of starting one").
+ */
+const OWNED_SETTINGS = new Set([
+  'PORT',
+  'ADMIN_PORT',
+  'METRICS_PORT',
+  'RPC_PORT',
+  'HTTP_PORT',
+  'INTERNAL_AUTH_TOKEN',
+  'SECRETS_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'KAFKA_BROKERS',
+  ...Object.keys(addressEnv(DEFAULT_PORTS)),
+]);
+
+/** Every setting of any process that the caller set (and `make up` does not own), with who reads it. */
+function callerSettings(): { env: Record<string, string>; readers: Map<string, string[]> } {
+  const env: Record<string, string> = {};
+  const readers = new Map<string, string[]>();
+  for (const proc of PROCESSES) {
+    for (const name of settingNames(proc.name)) {
+      const value = process.env[name];
+      if (OWNED_SETTINGS.has(name) || value === undefined || value === '') continue;
+      env[name] = value;
+      readers.set(name, [...(readers.get(name) ?? []), proc.name]);
+    }
+  }
+  return { env, readers };
+}
 
 const say = (msg: string) => process.stderr.write(`[assay] ${msg}\n`);
 
@@ -39,12 +76,14 @@ function readEnvFile(file: string): Record<string, string> {
   );
 }
 
-function pidAlive(pid: number): boolean {
+/** Linux process state: gone, a zombie (exited, waiting for its parent to collect it) or alive. */
+function processState(pid: number): 'gone' | 'zombie' | 'alive' {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 3, after the command name in parentheses (which may itself hold spaces or parentheses).
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z' ? 'zombie' : 'alive';
   } catch {
-    return false;
+    return 'gone';
   }
 }
 
@@ -54,25 +93,68 @@ function runningPids(): Map<string, number> {
     const file = path.join(RUN_DIR, `${name}.pid`);
     if (!fs.existsSync(file)) continue;
     const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    if (pid > 0 && pidAlive(pid)) out.set(name, pid);
+    if (pid > 0 && processState(pid) === 'alive') out.set(name, pid);
     else fs.rmSync(file, { force: true });
   }
   return out;
 }
 
-async function stopProcesses(): Promise<void> {
-  const pids = runningPids();
-  // Gateway first, then services in reverse start order.
-  for (const name of [...PROCESS_NAMES].reverse()) {
-    const pid = pids.get(name);
-    if (!pid) continue;
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + 15000;
-    while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+/** Signals the process group (each process was started as the leader of its own), else the process. */
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until none of `pids` is alive; true when they all exited in time. */
+async function exitedWithin(pids: number[], ms: number, state: (pid: number) => string = processState): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pids.some((pid) => state(pid) === 'alive')) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/**
+ * SIGTERM, a bounded wait (the processes drain within SHUTDOWN_GRACE_MS), then SIGKILL; returns only once
+ * every one has exited. Exited processes are then given a moment to be collected by their parent (init, for
+ * processes whose starter has gone), so `ps` right after `make down` shows none of them.
+ */
+async function terminate(entries: [string, number][], graceMs = 15000): Promise<void> {
+  if (entries.length === 0) return;
+  const pids = entries.map(([, pid]) => pid);
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  if (!(await exitedWithin(pids, graceMs))) {
+    for (const [name, pid] of entries) {
+      if (processState(pid) !== 'alive') continue;
+      say(`${name} (pid ${pid}) did not stop within ${graceMs / 1000} s; killing it`);
+      signal(pid, 'SIGKILL');
+    }
+    if (!(await exitedWithin(pids, 5000)))
+      throw new Error(`processes survived SIGKILL: ${pids.filter((p) => processState(p) === 'alive').join(', ')}`);
+  }
+  await exitedWithin(pids, 5000, (pid) => (processState(pid) === 'gone' ? 'gone' : 'alive'));
+  for (const [name, pid] of entries) {
     fs.rmSync(path.join(RUN_DIR, `${name}.pid`), { force: true });
     say(`stopped ${name} (pid ${pid})`);
   }
+}
+
+async function stopProcesses(): Promise<void> {
+  const pids = runningPids();
+  // The gateway first, so no request reaches a stopping service; then every service at once.
+  await terminate([...pids].filter(([name]) => name === GATEWAY.name));
+  await terminate([...pids].filter(([name]) => name !== GATEWAY.name));
+  fs.rmSync(SETTINGS_FILE, { force: true });
 }
 
 async function ensureDemo(api: Api, admin: Admin): Promise<{ projectId: string; token: string }> {
@@ -118,10 +200,16 @@ async function up(): Promise<void> {
   );
 
   const gatewayUrl = `http://127.0.0.1:${DEFAULT_PORTS.gateway.port}`;
-  if (runningPids().size === PROCESS_NAMES.length) {
+  // The caller's settings reach the processes that read them (`WEBHOOK_ALLOW_PRIVATE_TARGETS=true make up`).
+  const caller = callerSettings();
+  const wanted = JSON.stringify(caller.env);
+  const running = fs.existsSync(SETTINGS_FILE) ? fs.readFileSync(SETTINGS_FILE, 'utf8') : undefined;
+  if (runningPids().size === PROCESS_NAMES.length && running === wanted) {
     say('services already running');
   } else {
+    if (runningPids().size > 0) say(running === wanted ? 'some processes are not running; restarting' : 'settings changed; restarting');
     await stopProcesses();
+    for (const [name, procs] of caller.readers) say(`${name} from your environment → ${procs.join(', ')}`);
     say('running migrations and starting services');
     const system = await startSystem({
       infra,
@@ -130,12 +218,13 @@ async function up(): Promise<void> {
       internalToken,
       secretsKey,
       detached: true,
-      env: { PUBLIC_UI_URL: gatewayUrl },
+      env: { PUBLIC_UI_URL: gatewayUrl, ...caller.env },
     });
     for (const [name, p] of system.processes) {
       fs.writeFileSync(path.join(RUN_DIR, `${name}.pid`), String(p.child.pid));
       p.child.unref();
     }
+    fs.writeFileSync(SETTINGS_FILE, wanted, { mode: 0o600 });
   }
 
   const api = new Api(gatewayUrl);

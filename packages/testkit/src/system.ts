@@ -10,7 +10,7 @@ import type { InfraEnv } from './infra';
 import { freePorts } from './ports';
 import { startProcess, tail, waitUntil, type ManagedProcess } from './processes';
 import { REPO_ROOT } from './paths';
-import { addressEnv, GATEWAY, SERVICES, type Ports } from './topology';
+import { addressEnv, envForProcess, GATEWAY, SERVICES, type Ports } from './topology';
 
 const run = promisify(execFile);
 
@@ -22,7 +22,10 @@ export interface SystemOptions {
   internalToken?: string;
   /** Key that encrypts webhook signing secrets at rest (SECRETS_KEY); default: a random one per system. */
   secretsKey?: string;
-  /** Extra environment for every process, or per process name. */
+  /**
+   * Extra environment: `env` goes to every process that reads the variable (settings a process does not read
+   * are not given to it), `envFor` to one process as it is.
+   */
   env?: Record<string, string>;
   envFor?: Record<string, Record<string, string>>;
   detached?: boolean;
@@ -72,16 +75,22 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     SECRETS_KEY: opts.secretsKey ?? randomBytes(32).toString('hex'),
     ...opts.env,
   };
+  // Each process gets only what it reads (least privilege: e.g. SECRETS_KEY reaches webhooks alone).
   const envs = new Map<string, NodeJS.ProcessEnv>();
   for (const s of SERVICES) {
     const p = ports.services[s.name]!;
-    envs.set(s.name, { ...base, RPC_PORT: String(p.rpcPort), HTTP_PORT: String(p.httpPort), ...opts.envFor?.[s.name] });
+    envs.set(s.name, {
+      ...envForProcess(s.name, { ...base, RPC_PORT: String(p.rpcPort), HTTP_PORT: String(p.httpPort) }),
+      ...opts.envFor?.[s.name],
+    });
   }
   envs.set(GATEWAY.name, {
-    ...base,
-    PORT: String(ports.gateway.port),
-    ADMIN_PORT: String(ports.gateway.adminPort),
-    METRICS_PORT: String(ports.gateway.metricsPort),
+    ...envForProcess(GATEWAY.name, {
+      ...base,
+      PORT: String(ports.gateway.port),
+      ADMIN_PORT: String(ports.gateway.adminPort),
+      METRICS_PORT: String(ports.gateway.metricsPort),
+    }),
     ...opts.envFor?.[GATEWAY.name],
   });
   const dirs = new Map<string, string>([...SERVICES.map((s) => [s.name, s.dir] as const), [GATEWAY.name, GATEWAY.dir]]);

@@ -2,24 +2,79 @@
  * The processes that make up Assay and how they find each other: the one list `make up` and the test
  * harness start from. A new service lands here (and in the README settings table and the Helm chart).
  */
-export interface ServiceProcess {
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { REPO_ROOT } from './paths';
+
+const loadBuilt = createRequire(__filename);
+
+export interface AssayProcess {
   /** Short name; also the prefix of its address variables: manual-testing → MANUAL_TESTING_URL. */
   name: string;
   /** Workspace folder, relative to the repo root; started with `node dist/main.js`. */
   dir: string;
+  /** The TypeBox settings object that `dist/config.js` exports: its keys are the variables the process reads. */
+  settingsExport: string;
+}
+
+export interface ServiceProcess extends AssayProcess {
   rpcPort: number;
   httpPort: number;
 }
 
 export const SERVICES: ServiceProcess[] = [
-  { name: 'manual-testing', dir: 'services/manual-testing', rpcPort: 7201, httpPort: 9201 },
-  { name: 'runs', dir: 'services/runs', rpcPort: 7202, httpPort: 9202 },
-  { name: 'analytics', dir: 'services/analytics', rpcPort: 7203, httpPort: 9203 },
-  { name: 'webhooks', dir: 'services/webhooks', rpcPort: 7204, httpPort: 9204 },
-  { name: 'reports', dir: 'services/reports', rpcPort: 7205, httpPort: 9205 },
+  { name: 'manual-testing', dir: 'services/manual-testing', settingsExport: 'ManualTestingSettings', rpcPort: 7201, httpPort: 9201 },
+  { name: 'runs', dir: 'services/runs', settingsExport: 'RunsSettings', rpcPort: 7202, httpPort: 9202 },
+  { name: 'analytics', dir: 'services/analytics', settingsExport: 'AnalyticsSettings', rpcPort: 7203, httpPort: 9203 },
+  { name: 'webhooks', dir: 'services/webhooks', settingsExport: 'WebhooksSettings', rpcPort: 7204, httpPort: 9204 },
+  { name: 'reports', dir: 'services/reports', settingsExport: 'ReportsSettings', rpcPort: 7205, httpPort: 9205 },
 ];
 
-export const GATEWAY = { name: 'gateway', dir: 'gateway', port: 8080, adminPort: 7200, metricsPort: 9200 };
+export const GATEWAY = {
+  name: 'gateway',
+  dir: 'gateway',
+  settingsExport: 'GatewaySettings',
+  port: 8080,
+  adminPort: 7200,
+  metricsPort: 9200,
+};
+
+export const PROCESSES: AssayProcess[] = [...SERVICES, GATEWAY];
+
+/** Read by Node.js or the operating system rather than by a settings schema; every process gets them. */
+export const RUNTIME_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TZ',
+  'LANG',
+  'NODE_ENV',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'UV_THREADPOOL_SIZE',
+];
+
+const settingNamesCache = new Map<string, string[]>();
+
+/** The environment variables a process reads: the keys of its settings schema (from its build). */
+export function settingNames(name: string): string[] {
+  const cached = settingNamesCache.get(name);
+  if (cached) return cached;
+  const proc = PROCESSES.find((p) => p.name === name);
+  if (!proc) throw new Error(`unknown process ${name}`);
+  const file = path.join(REPO_ROOT, proc.dir, 'dist', 'config.js');
+  const schema = (loadBuilt(file) as Record<string, { properties?: Record<string, unknown> } | undefined>)[proc.settingsExport];
+  if (!schema?.properties) throw new Error(`${file} does not export the settings object ${proc.settingsExport}`);
+  const names = Object.keys(schema.properties);
+  settingNamesCache.set(name, names);
+  return names;
+}
+
+/** The part of `env` that process `name` reads (its settings plus the runtime's own variables). */
+export function envForProcess(name: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const keep = new Set([...settingNames(name), ...RUNTIME_ENV]);
+  return Object.fromEntries(Object.entries(env).filter(([k, v]) => keep.has(k) && v !== undefined));
+}
 
 export interface Ports {
   gateway: { port: number; adminPort: number; metricsPort: number };
