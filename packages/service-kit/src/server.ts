@@ -293,20 +293,30 @@ export function runMain(define: () => ServiceDefinition<any>): void {
     runMigrations(def).then(() => process.exit(0), fail);
     return;
   }
-  startService(def).then((svc) => {
-    const stop = (signal: string) => {
-      svc.ctx.logger.info({ signal }, 'shutdown requested');
-      const timer = setTimeout(() => process.exit(1), def.config.SHUTDOWN_GRACE_MS + 5000);
-      timer.unref();
-      svc.close().then(
-        () => process.exit(0),
-        (err) => {
-          svc.ctx.logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  }, fail);
+  // Signals are handled from the first moment: a SIGTERM while the service is still starting (its port may
+  // already answer while workers start) waits for the start to finish, then drains, instead of killing it.
+  const started = startService(def);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const timer = setTimeout(() => process.exit(1), def.config.SHUTDOWN_GRACE_MS + 5000);
+    timer.unref();
+    started.then(
+      (svc) => {
+        svc.ctx.logger.info({ signal }, 'shutdown requested');
+        svc.close().then(
+          () => process.exit(0),
+          (err) => {
+            svc.ctx.logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      },
+      () => undefined, // the start failed: `fail` below exits
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  started.catch(fail);
 }
