@@ -2,6 +2,8 @@
 # make test: everything CI checks, in order of cost. Installs what is missing first (scripts/bootstrap.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/node.sh
+. scripts/lib/node.sh
 step() { printf '\n== %s\n' "$*" >&2; }
 start=$(date +%s)
 
@@ -11,6 +13,9 @@ step "lint (eslint, prettier) and proto lint (buf)"
 npx eslint . --max-warnings 0
 npx prettier --check . >/dev/null
 npx buf lint proto
+
+step "dependency check (knip: every workspace declares exactly what it imports)"
+npx knip --no-config-hints
 
 step "type check of tests and benchmarks"
 npx tsc -p tsconfig.tests.json --noEmit
