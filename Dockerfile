@@ -5,8 +5,10 @@
 # a fix lands once. skaffold.yaml passes WORKSPACE per artifact.)
 # Needs BuildKit (RUN --mount caches), the default builder since Docker 23.
 # Base: the current Node LTS (24, "Krypton") pinned by digest, so a rebuild gets the same bytes; bump the
-# tag and digest together (`docker buildx imagetools inspect node:24-bookworm-slim`). The code also runs on
-# Node 20 (development machines), so an older LTS base works too.
+# tag and digest together (`docker buildx imagetools inspect node:24-bookworm-slim`). `make up` and `make test`
+# run the same major version (scripts/lib/node.sh).
+# The file layout comes from scripts/image/stage.sh, which the runtime-stage smoke test of `make test` runs too
+# (test/image/runtime-stage.test.ts): what is tested is what the image holds.
 ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 # ---- manifests: the lockfile and every workspace's package.json, so the dependency layers below stay
@@ -14,10 +16,7 @@ ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b12
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /src
 COPY . .
-RUN set -eu; mkdir -p /out; cp package.json package-lock.json /out/; \
-    for f in gateway/package.json test/package.json bench/package.json packages/*/package.json services/*/package.json; do \
-      if [ -f "$f" ]; then mkdir -p "/out/$(dirname "$f")"; cp "$f" "/out/$f"; fi; \
-    done
+RUN bash scripts/image/stage.sh manifests /src /out
 
 # ---- build: all dependencies, then generate the protobuf code and compile every workspace (tsc -b)
 FROM ${NODE_IMAGE} AS build
@@ -26,20 +25,10 @@ COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-# What the runtime needs of this workspace and of packages/*: package.json, dist/, and the SQL
-# migrations (tsc does not copy them), wherever a workspace keeps them.
+# What the runtime needs of this workspace and of packages/*: package.json, dist/, and the SQL migrations.
 ARG WORKSPACE
 RUN set -eu; [ -n "$WORKSPACE" ] || { echo "--build-arg WORKSPACE=gateway|services/<name> is required" >&2; exit 1; }; \
-    mkdir -p /out; \
-    for d in packages/* "$WORKSPACE"; do \
-      [ -f "$d/package.json" ] || continue; \
-      mkdir -p "/out/$d"; cp "$d/package.json" "/out/$d/"; \
-      if [ -d "$d/dist" ]; then cp -R "$d/dist" "/out/$d/"; fi; \
-      for m in migrations src/migrations; do \
-        if [ -d "$d/$m" ]; then mkdir -p "/out/$d/$(dirname "$m")"; cp -R "$d/$m" "/out/$d/$m"; fi; \
-      done; \
-    done; \
-    test -f "/out/$WORKSPACE/dist/main.js"
+    bash scripts/image/stage.sh artifacts "$WORKSPACE" /app /out
 
 # ---- runtime: production dependencies of this workspace only, the compiled code, non-root user
 FROM ${NODE_IMAGE} AS runtime
@@ -51,9 +40,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends tini \
     && rm -rf /var/lib/apt/lists/* && tini --version
 WORKDIR /app
 COPY --from=manifests /out/ ./
-RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --workspace "$WORKSPACE" --include-workspace-root=false \
-      --ignore-scripts --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm --mount=type=bind,source=scripts/image/stage.sh,target=/tmp/stage.sh \
+    bash /tmp/stage.sh install "$WORKSPACE" /app
 COPY --from=build /out/ ./
 WORKDIR /app/$WORKSPACE
 USER node

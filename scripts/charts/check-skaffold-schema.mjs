@@ -9,17 +9,11 @@
 // config's folder, as skaffold resolves them).
 // SCHEMA_DIR_OR_FILE: a folder of <version>.json files (picked by each document's apiVersion), or one
 // schema file used for every document. Exit 0 when valid, 1 on any error.
-// ajv and yaml are resolved from .cache/node-tools (scripts/charts/install-tools.sh installs them), so
-// the root package.json stays untouched.
-import { createRequire } from 'node:module';
+// ajv and yaml are root devDependencies (locked like every other package).
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(root, '.cache/node-tools/node_modules/'));
-const Ajv = require('ajv').default;
-const YAML = require('yaml');
+import Ajv from 'ajv';
+import YAML from 'yaml';
 
 const [schemaArg, configArg = 'skaffold.yaml', baseArg] = process.argv.slice(2);
 if (!schemaArg) {

@@ -16,7 +16,7 @@ export PATH=$ROOT/.cache/bin:$PATH
 export HELM_CACHE_HOME=$ROOT/.cache/helm/cache HELM_CONFIG_HOME=$ROOT/.cache/helm/config HELM_DATA_HOME=$ROOT/.cache/helm/data
 
 for t in .cache/bin/helm .cache/bin/kubeconform .cache/bin/kube-linter .cache/skaffold/v4beta14.json \
-         .cache/k8s-schemas/v$KUBE_VERSION-standalone-strict/_definitions.json .cache/node-tools/node_modules/ajv/package.json; do
+         .cache/k8s-schemas/v$KUBE_VERSION-standalone-strict/_definitions.json; do
   [ -e "$t" ] || { echo "check.sh: missing $t; run scripts/charts/install-tools.sh first" >&2; exit 2; }
 done
 rm -rf "$OUT" && mkdir -p "$OUT"

@@ -3,7 +3,6 @@
 #   .cache/bin/{helm,kube-linter,kubeconform}   built with `go install` from the Go module proxy
 #   .cache/venv + .cache/k8s-schemas            kubernetes-validate's v1.33.0 schemas, localized for kubeconform
 #   .cache/skaffold/v4beta14.json               skaffold's config schema (module download only, no build)
-#   .cache/node-tools                           ajv 8 + yaml 2 for scripts/charts/check-skaffold-schema.mjs
 # Idempotent: anything already present is skipped. Set FORCE=1 to rebuild everything.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -79,9 +78,6 @@ install_skaffold_schema() {
   mkdir -p .cache/skaffold
   cp "$dir/docs-v2/content/en/schemas/$SKAFFOLD_SCHEMA.json" ".cache/skaffold/$SKAFFOLD_SCHEMA.json"
 }
-install_node_tools() {
-  npm i --prefix .cache/node-tools --no-audit --no-fund --loglevel=error ajv@8 yaml@2
-}
 
 need .cache/bin/kubeconform && step "kubeconform $KUBECONFORM_V" install_kubeconform
 need .cache/bin/helm        && step "helm $HELM_V" install_helm
@@ -89,7 +85,6 @@ need .cache/bin/kube-linter && step "kube-linter $KUBE_LINTER_V" install_kube_li
 need ".cache/k8s-schemas/$K8S_SCHEMA_V-standalone-strict/_definitions.json" \
                             && step "k8s schemas $K8S_SCHEMA_V (kubernetes-validate $KUBERNETES_VALIDATE_V)" install_schemas
 need ".cache/skaffold/$SKAFFOLD_SCHEMA.json" && step "skaffold schema $SKAFFOLD_SCHEMA ($SKAFFOLD_V)" install_skaffold_schema
-need .cache/node-tools/node_modules/ajv/package.json && step "ajv + yaml" install_node_tools
 
 .cache/bin/helm version --short
 .cache/bin/kube-linter version

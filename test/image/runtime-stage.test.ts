@@ -1,0 +1,163 @@
+/**
+ * Runtime-stage smoke test: for each of the six processes, what its image's runtime stage holds is assembled
+ * in a temporary folder by the script the Dockerfile runs (scripts/image/stage.sh: the production-only install
+ * of that workspace, its dist/ and migrations, nothing hoisted from the development tree), then the process is
+ * started from there with NODE_ENV=production against the test infrastructure. It must apply its migrations,
+ * reach readiness and stop cleanly on SIGTERM.
+ *
+ * The negative case reproduces the bug this test exists for: @assay/config importing @sinclair/typebox without
+ * declaring it (package.json and lockfile agree, so `npm ci` succeeds). The process must then fail to start
+ * with "Cannot find module '@sinclair/typebox'", and this test must see it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { addressEnv, createDatabase, envForProcess, freePorts, REPO_ROOT, testSystem, waitUntil } from '@assay/testkit';
+
+const run = promisify(execFile);
+const STAGE = path.join(REPO_ROOT, 'scripts', 'image', 'stage.sh');
+jest.setTimeout(180_000);
+
+const PROCESSES = [
+  { name: 'gateway', workspace: 'gateway' },
+  { name: 'manual-testing', workspace: 'services/manual-testing' },
+  { name: 'runs', workspace: 'services/runs' },
+  { name: 'analytics', workspace: 'services/analytics' },
+  { name: 'webhooks', workspace: 'services/webhooks' },
+  { name: 'reports', workspace: 'services/reports' },
+];
+
+const stage = (...args: string[]) => run('bash', [STAGE, ...args], { maxBuffer: 16 * 1024 * 1024 });
+
+/** The runtime stage of `workspace` in a new temporary folder; `edit` may change the manifests before the install. */
+async function assemble(workspace: string, edit?: (dir: string) => void): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-runtime-stage-'));
+  await stage('manifests', REPO_ROOT, dir);
+  edit?.(dir);
+  await stage('install', workspace, dir);
+  await stage('artifacts', workspace, REPO_ROOT, dir);
+  return dir;
+}
+
+let databaseUrl: string;
+beforeAll(async () => {
+  databaseUrl = await createDatabase(testSystem().infra.DATABASE_URL, 'assay_image');
+});
+
+/** Every setting a process needs, on free ports, pointed at the test infrastructure and the shared services. */
+async function environment(name: string): Promise<{ env: NodeJS.ProcessEnv; readyUrl: string }> {
+  const s = testSystem();
+  const [a, b, c] = await freePorts(3);
+  const suffix = randomBytes(4).toString('hex');
+  const full: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: os.tmpdir(),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...s.infra,
+    DATABASE_URL: databaseUrl,
+    ...addressEnv(s.ports),
+    INTERNAL_AUTH_TOKEN: s.internalToken,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    // Own consumer groups, so these copies never take partitions from the shared system's consumers.
+    ANALYTICS_CONSUMER_GROUP: `analytics-image-${suffix}`,
+    WEBHOOK_CONSUMER_GROUP: `webhooks-image-${suffix}`,
+    PORT: String(a),
+    ADMIN_PORT: String(b),
+    METRICS_PORT: String(c),
+    RPC_PORT: String(a),
+    HTTP_PORT: String(b),
+  };
+  // The gateway answers /readyz on its public port; a service on its HTTP port.
+  return { env: envForProcess(name, full), readyUrl: `http://127.0.0.1:${name === 'gateway' ? a : b}/readyz` };
+}
+
+interface Outcome {
+  ready: boolean;
+  exitCode: number | null;
+  log: string;
+}
+
+/** Migrates, starts, waits for readiness (or an early exit), then stops the process with SIGTERM. */
+async function startFrom(dir: string, workspace: string, name: string): Promise<Outcome> {
+  const { env, readyUrl } = await environment(name);
+  const cwd = path.join(dir, workspace);
+  let log = '';
+  const migrate = await run(process.execPath, ['dist/main.js', 'migrate'], { cwd, env }).then(
+    () => 0,
+    (err: { code?: number; stderr?: string }) => {
+      log += err.stderr ?? '';
+      return err.code ?? 1;
+    },
+  );
+  if (migrate !== 0) return { ready: false, exitCode: migrate, log };
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let ready = false;
+  try {
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null) return true;
+        const res = await fetch(readyUrl, { signal: AbortSignal.timeout(2000) });
+        ready = res.status === 200;
+        return ready;
+      },
+      60_000,
+      () => `${name} did not become ready:\n${log}`,
+    );
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  const exitCode = await exited;
+  return { ready, exitCode, log };
+}
+
+describe('each process starts from its runtime stage alone (NODE_ENV=production)', () => {
+  it.each(PROCESSES)('$name: migrates, reaches readiness and stops cleanly', async ({ name, workspace }) => {
+    const dir = await assemble(workspace);
+    try {
+      // Nothing but production dependencies: no dev tool made it in.
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'typescript'))).toBe(false);
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'jest'))).toBe(false);
+      const outcome = await startFrom(dir, workspace, name);
+      expect({ ready: outcome.ready, exitCode: outcome.exitCode, log: outcome.ready ? '' : outcome.log }).toEqual({
+        ready: true,
+        exitCode: 0,
+        log: '',
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the smoke test catches a dependency a workspace imports but does not declare', () => {
+  it('runs without @sinclair/typebox declared by @assay/config: fails to start with Cannot find module', async () => {
+    const dir = await assemble('services/runs', (root) => {
+      const manifest = path.join(root, 'packages', 'config', 'package.json');
+      const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+      expect(pkg.dependencies['@sinclair/typebox']).toBeDefined();
+      delete pkg.dependencies['@sinclair/typebox'];
+      fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2));
+      // The lockfile agrees with the manifest, as it did when the bug shipped.
+      const lockFile = path.join(root, 'package-lock.json');
+      const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
+      delete lock.packages['packages/config'].dependencies['@sinclair/typebox'];
+      fs.writeFileSync(lockFile, JSON.stringify(lock, null, 2));
+    });
+    try {
+      expect(fs.existsSync(path.join(dir, 'node_modules', '@sinclair', 'typebox'))).toBe(false);
+      const outcome = await startFrom(dir, 'services/runs', 'runs');
+      expect(outcome.ready).toBe(false);
+      expect(outcome.exitCode).not.toBe(0);
+      expect(outcome.log).toContain("Cannot find module '@sinclair/typebox'");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
