@@ -11,7 +11,6 @@ import type { Client } from '@connectrpc/connect';
 import { httpMetrics, type Metrics } from '@assay/service-kit';
 import { Health, HealthCheckResponse_ServingStatus } from '@assay/proto/grpc/health/v1/health_pb';
 import { sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
-import { ping, type Pool } from '@assay/db';
 import type { GatewayConfig } from './config';
 import errorsPlugin from './plugins/app/errors';
 import validationPlugin from './plugins/app/validation';
@@ -24,15 +23,12 @@ import securityPlugin from './plugins/external/security';
 import openapiPlugin from './plugins/external/openapi';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
-import type { IdentityStore } from './identity/store';
-import type { Authenticator } from './identity/authenticator';
+import type { Authenticator } from './auth/authenticator';
 
 export interface AppDeps {
   config: GatewayConfig;
   logger: Logger;
-  pool: Pool;
   redis: Redis;
-  store: IdentityStore;
   authenticator: Authenticator;
   clients: ServiceClients;
   /** Health clients of the services, for /readyz. */
@@ -97,17 +93,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Probes are neither authenticated nor rate-limited.
   const probe = { schema: { hide: true }, config: { rateLimit: false as const } };
   app.get('/healthz', probe, async () => ({ status: 'ok' }));
-  // Ready = the gateway's own stores answer (every request needs them: tokens, rate limits). The services'
-  // health is reported but does not count: with one service down the other routes keep working and its own
-  // routes answer 503 SERVICE_UNAVAILABLE, instead of every gateway pod leaving rotation at once.
+  // Ready = what every request needs answers: Redis (rate limits, idempotency) and identity (authentication).
+  // The other services' health is reported but does not count: with one service down the other routes keep
+  // working and its own routes answer 503 SERVICE_UNAVAILABLE, instead of every gateway pod leaving rotation.
   app.get('/readyz', probe, async (_request, reply) => {
-    const checks: Record<string, boolean> = {
-      postgres: await ping(deps.pool),
-      redis: await deps.redis.ping().then(
-        (r) => r === 'PONG',
-        () => false,
-      ),
-    };
     const services: Record<string, boolean> = {};
     await Promise.all(
       Object.entries(deps.healthClients).map(async ([name, client]) => {
@@ -117,13 +106,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         );
       }),
     );
+    const checks: Record<string, boolean> = {
+      redis: await deps.redis.ping().then(
+        (r) => r === 'PONG',
+        () => false,
+      ),
+      identity: services.identity ?? false,
+    };
     const ready = Object.values(checks).every(Boolean);
     reply.code(ready ? 200 : 503);
     return { status: ready ? 'ready' : 'not ready', checks, services };
   });
 
   for (const prefix of [PUBLIC_PREFIX, ALIAS_PREFIX]) {
-    await app.register(publicApi, { prefix, alias: prefix === ALIAS_PREFIX, store: deps.store, rateLimits: config.RATE_LIMITS });
+    await app.register(publicApi, { prefix, alias: prefix === ALIAS_PREFIX, rateLimits: config.RATE_LIMITS });
   }
   const ingest = {
     authenticator: deps.authenticator,

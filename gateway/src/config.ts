@@ -1,4 +1,4 @@
-import { loadConfig, Type, Port, Str, LogLevel, IntMap, Bool, type Settings } from '@assay/config';
+import { loadConfig, Type, Port, Str, LogLevel, IntMap, Bool, Credential, type Settings } from '@assay/config';
 
 /** The rate-limit buckets of spec §8 and CONTRACT §8, requests per 60 s. */
 export const DEFAULT_RATE_LIMITS = { reads: 100, writes: 60, manualRunCreate: 10, ip: 200, pdf: 1, ingest: 600 };
@@ -7,13 +7,10 @@ export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export const GatewaySettings = Type.Object({
   LOG_LEVEL: LogLevel,
   PORT: Port(8080, 'public HTTP port'),
-  ADMIN_PORT: Port(7200, 'internal Connect port: admin RPC (CLI) and identity RPC (services)'),
   METRICS_PORT: Port(9200, 'Prometheus /metrics'),
   BIND_HOST: Str('127.0.0.1', 'interface to listen on (0.0.0.0 in containers)'),
-  DATABASE_URL: Str('postgres://assay:assay@127.0.0.1:55432/assay'),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   REDIS_URL: Str('redis://127.0.0.1:6390'),
-  INTERNAL_AUTH_TOKEN: Str(undefined, 'shared secret for internal RPC'),
+  INTERNAL_AUTH_TOKEN: Credential("the gateway's credential, presented on every call to a service"),
   RATE_LIMITS: IntMap(DEFAULT_RATE_LIMITS),
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
   TRUSTED_PROXY_HOPS: Type.Integer({
@@ -40,8 +37,9 @@ export const GatewaySettings = Type.Object({
     minimum: 0,
     maximum: 60,
     default: 5,
-    description: 'how long a resolved token+role may be reused; revocation clears it at once',
+    description: 'how long a resolved token and role may be reused (a revocation or role change ends it at once)',
   }),
+  IDENTITY_URL: Str('http://127.0.0.1:7206', 'identity RPC: authenticates every request'),
   MANUAL_TESTING_URL: Str('http://127.0.0.1:7201'),
   RUNS_URL: Str('http://127.0.0.1:7202'),
   RUNS_HTTP_URL: Str('http://127.0.0.1:9202'),

@@ -1,32 +1,28 @@
 import { ConfigError } from '@assay/config';
 import { loadGatewayConfig } from './config';
-import { createLogger } from '@assay/logger';
-import { migrate } from '@assay/db';
-import { IDENTITY_SCHEMA, MIGRATIONS_DIR, startGateway } from './server';
+import { startGateway } from './server';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
-  if (process.argv[2] === 'migrate') {
-    await migrate({
-      databaseUrl: config.DATABASE_URL,
-      schema: IDENTITY_SCHEMA,
-      dir: MIGRATIONS_DIR,
-      logger: createLogger('gateway', config.LOG_LEVEL),
-    });
-    return;
-  }
-  const gateway = await startGateway(config);
+  // Signals are handled from the first moment: a SIGTERM while starting waits for the start, then drains.
+  const started = startGateway(config);
+  let stopping = false;
   const stop = (signal: string) => {
-    gateway.logger.info({ signal }, 'shutdown requested');
+    if (stopping) return;
+    stopping = true;
     const timer = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + 2000);
     timer.unref();
-    gateway.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    void started.then((gateway) => {
+      gateway.logger.info({ signal }, 'shutdown requested');
+      gateway.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  await started;
 }
 
 main().catch((err) => {

@@ -10,14 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { AppError } from '@assay/errors';
 import { createLogger } from '@assay/logger';
-import { createPool, type Pool } from '@assay/db';
 import { startPrivateRedis, testAdmin, testSystem, waitUntil, type PrivateRedis, type Tenant } from '@assay/testkit';
 import { buildApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
-import { IdentityStore } from '../src/identity/store';
-import { Authenticator } from '../src/identity/authenticator';
+import { Authenticator } from '../src/auth/authenticator';
 import { createServiceClients } from '../src/plugins/app/services';
-import { IDENTITY_SCHEMA } from '../src/server';
 
 const INGEST_LIMIT = 2 * 1024 * 1024;
 const LEASE_MS = 400;
@@ -25,7 +22,6 @@ const LEASE_MS = 400;
 let app: FastifyInstance;
 let redisServer: PrivateRedis;
 let redis: Redis;
-let pool: Pool;
 let t: Tenant;
 
 // A gate a probe handler waits on, so a test decides when "the first request" finishes.
@@ -43,34 +39,25 @@ beforeAll(async () => {
   const s = testSystem();
   redisServer = await startPrivateRedis();
   const config = loadGatewayConfig({
-    DATABASE_URL: s.infra.DATABASE_URL,
     REDIS_URL: redisServer.url,
-    INTERNAL_AUTH_TOKEN: s.internalToken,
+    INTERNAL_AUTH_TOKEN: s.credentials.gateway,
+    IDENTITY_URL: `http://127.0.0.1:${s.ports.services.identity!.rpcPort}`,
     MANUAL_TESTING_URL: `http://127.0.0.1:${s.ports.services['manual-testing']!.rpcPort}`,
     INGEST_BODY_LIMIT_BYTES: String(INGEST_LIMIT),
     TRUSTED_PROXY_HOPS: '1',
     LOG_LEVEL: 'silent',
   });
   const logger = createLogger('gateway', 'silent');
-  pool = createPool({
-    connectionString: config.DATABASE_URL,
-    schema: IDENTITY_SCHEMA,
-    max: 4,
-    applicationName: 'gateway-policies-test',
-    logger,
-  });
   redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   redis.on('error', () => undefined);
   await new Promise((resolve) => redis.once('ready', resolve));
-  const store = new IdentityStore(pool);
+  const clients = createServiceClients(config);
   app = await buildApp({
     config,
     logger,
-    pool,
     redis,
-    store,
-    authenticator: new Authenticator(store, redis, config.AUTH_CACHE_TTL_SECONDS, logger),
-    clients: createServiceClients(config),
+    authenticator: new Authenticator(clients.auth, redis, config.AUTH_CACHE_TTL_SECONDS, logger),
+    clients,
     healthClients: {},
     idempotencyLeaseMs: LEASE_MS,
   });
@@ -123,7 +110,6 @@ afterAll(async () => {
   openGates();
   await app?.close();
   redis?.disconnect();
-  await pool?.end();
   await redisServer?.remove();
 });
 

@@ -102,7 +102,7 @@ describe('error envelopes', () => {
     expect((await testApi().get('/healthz')).status).toBe(200);
     const ready = await testApi().get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ postgres: true, redis: true });
+    expect(ready.body.checks).toEqual({ identity: true, redis: true });
     expect(ready.body.services).toMatchObject({ 'manual-testing': true, runs: true, analytics: true, webhooks: true, reports: true });
     expect(testSystem().gatewayUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -1,5 +1,5 @@
 /**
- * Runtime-stage smoke test: for each of the six processes, what its image's runtime stage holds is assembled
+ * Runtime-stage smoke test: for each of the seven processes, what its image's runtime stage holds is assembled
  * in a temporary folder by the script the Dockerfile runs (scripts/image/stage.sh: the production-only install
  * of that workspace, its dist/ and migrations, nothing hoisted from the development tree), then the process is
  * started from there with NODE_ENV=production against the test infrastructure. It must apply its migrations,
@@ -15,7 +15,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { addressEnv, createDatabase, envForProcess, freePorts, REPO_ROOT, testSystem, waitUntil } from '@assay/testkit';
+import {
+  ADMIN,
+  addressEnv,
+  createDatabase,
+  credentialEnv,
+  envForProcess,
+  freePorts,
+  REPO_ROOT,
+  testSystem,
+  waitUntil,
+} from '@assay/testkit';
 
 const run = promisify(execFile);
 const STAGE = path.join(REPO_ROOT, 'scripts', 'image', 'stage.sh');
@@ -23,6 +33,7 @@ jest.setTimeout(180_000);
 
 const PROCESSES = [
   { name: 'gateway', workspace: 'gateway' },
+  { name: 'identity', workspace: 'services/identity' },
   { name: 'manual-testing', workspace: 'services/manual-testing' },
   { name: 'runs', workspace: 'services/runs' },
   { name: 'analytics', workspace: 'services/analytics' },
@@ -60,13 +71,12 @@ async function environment(name: string): Promise<{ env: NodeJS.ProcessEnv; read
     ...s.infra,
     DATABASE_URL: databaseUrl,
     ...addressEnv(s.ports),
-    INTERNAL_AUTH_TOKEN: s.internalToken,
+    ...credentialEnv(name, s.credentials, [ADMIN]),
     SECRETS_KEY: randomBytes(32).toString('hex'),
     // Own consumer groups, so these copies never take partitions from the shared system's consumers.
     ANALYTICS_CONSUMER_GROUP: `analytics-image-${suffix}`,
     WEBHOOK_CONSUMER_GROUP: `webhooks-image-${suffix}`,
     PORT: String(a),
-    ADMIN_PORT: String(b),
     METRICS_PORT: String(c),
     RPC_PORT: String(a),
     HTTP_PORT: String(b),
@@ -86,7 +96,8 @@ async function startFrom(dir: string, workspace: string, name: string): Promise<
   const { env, readyUrl } = await environment(name);
   const cwd = path.join(dir, workspace);
   let log = '';
-  const migrate = await run(process.execPath, ['dist/main.js', 'migrate'], { cwd, env }).then(
+  // The gateway holds no tables; every service applies its migrations first, as its Helm hook Job does.
+  const migrate = await (name === 'gateway' ? Promise.resolve() : run(process.execPath, ['dist/main.js', 'migrate'], { cwd, env })).then(
     () => 0,
     (err: { code?: number; stderr?: string }) => {
       log += err.stderr ?? '';

@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { AppError } from '@assay/errors';
-import type { Authenticator } from '../identity/authenticator';
+import type { Authenticator } from '../auth/authenticator';
 import { sendError } from '../plugins/app/errors';
 import { documentErrorResponses, Ok } from '../schemas/envelope';
 import { TestStatsSchema } from './public/test-runs/schemas';

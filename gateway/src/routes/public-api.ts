@@ -6,7 +6,6 @@
 import path from 'node:path';
 import autoload from '@fastify/autoload';
 import type { FastifyInstance } from 'fastify';
-import type { IdentityStore } from '../identity/store';
 import { documentErrorResponses } from '../schemas/envelope';
 import type { RateLimits } from '../config';
 
@@ -15,7 +14,6 @@ export const ALIAS_PREFIX = '/api/public/v1';
 
 export interface PublicApiOptions {
   alias: boolean;
-  store: IdentityStore;
   rateLimits: RateLimits;
 }
 
@@ -29,6 +27,6 @@ export default async function publicApi(app: FastifyInstance, opts: PublicApiOpt
     dir: path.join(__dirname, 'public'),
     dirNameRoutePrefix: false,
     maxDepth: 2,
-    options: { store: opts.store, rateLimits: opts.rateLimits },
+    options: { rateLimits: opts.rateLimits },
   });
 }

@@ -27,7 +27,7 @@ export function cliEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
   const file = readEnvFile(path.join(dataDir, 'local.env'));
   const pick = (key: string, fallback: string) => env[key] ?? file[key] ?? fallback;
   return {
-    adminUrl: pick('ASSAY_ADMIN_URL', 'http://127.0.0.1:7200'),
+    adminUrl: pick('ASSAY_ADMIN_URL', 'http://127.0.0.1:7206'),
     runsUrl: pick('RUNS_URL', 'http://127.0.0.1:7202'),
     analyticsUrl: pick('ANALYTICS_URL', 'http://127.0.0.1:7203'),
     internalToken: pick('INTERNAL_AUTH_TOKEN', ''),

@@ -3,6 +3,7 @@
  * environment variable names; `loadConfig` applies defaults, converts strings, checks, and refuses to
  * start with one clear message listing every invalid value.
  */
+import { createHash } from 'node:crypto';
 import { Type, type Static, type StaticDecode, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -116,6 +117,52 @@ export const IntMap = <K extends string>(defaults: Record<K, number>) =>
         .join(','),
     );
 
+// ---- internal credentials ----------------------------------------------------------------------
+
+/** An internal credential: a process's own secret (INTERNAL_AUTH_TOKEN). */
+export const Credential = (description: string) => Type.String({ minLength: 32, description: `${description} (at least 32 characters)` });
+
+/** SHA-256 (hex) of a credential: how a server's INTERNAL_CALLERS names it. */
+export function credentialHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Known callers of a server: credential hash → caller name. */
+export type Callers = ReadonlyMap<string, string>;
+
+const CALLER_ENTRY = /^([a-z][a-z0-9-]{0,62}):([0-9a-f]{64})$/;
+
+/** Parses `name:sha256hex,…`; throws naming the position of a bad entry (never its text: it may be a secret). */
+export function parseCallers(value: string): Callers {
+  const out = new Map<string, string>();
+  const entries = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  entries.forEach((raw, i) => {
+    const m = CALLER_ENTRY.exec(raw);
+    if (!m) throw new Error(`entry ${i + 1} is not name:sha256hex (a lower-case name and 64 hex digits)`);
+    out.set(m[2]!, m[1]!);
+  });
+  if (out.size === 0) throw new Error('lists no caller');
+  return out;
+}
+
+/** `name:sha256hex,…` of the given credentials (name → credential). */
+export function formatCallers(credentials: Record<string, string>): string {
+  return Object.entries(credentials)
+    .map(([name, token]) => `${name}:${credentialHash(token)}`)
+    .join(',');
+}
+
+/** INTERNAL_CALLERS: who may call this server, as `name:sha256(credential)` pairs. */
+export const CallerList = () =>
+  Type.Transform(
+    Type.String({ minLength: 1, description: 'callers allowed to call this process: name:sha256hex of their credential, comma-separated' }),
+  )
+    .Decode((s) => parseCallers(s))
+    .Encode((m) => [...m].map(([hash, name]) => `${name}:${hash}`).join(','));
+
 // ---- settings shared by every service process ------------------------------------------------
 
 /** Settings every Connect service reads; a service spreads these into its own schema. */
@@ -124,7 +171,8 @@ export const serviceSettings = (rpcPort: number, httpPort: number) => ({
   DATABASE_URL: Str('postgres://assay:assay@127.0.0.1:55432/assay', 'Postgres connection string'),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   KAFKA_BROKERS: CsvList('127.0.0.1:19092'),
-  INTERNAL_AUTH_TOKEN: Str(undefined, 'shared secret presented by the gateway and admin CLI to services'),
+  INTERNAL_AUTH_TOKEN: Credential("this process's credential, presented on every internal call it makes"),
+  INTERNAL_CALLERS: CallerList(),
   RPC_PORT: Port(rpcPort, 'Connect/gRPC (h2c) port'),
   HTTP_PORT: Port(httpPort, 'HTTP/1.1 port: /metrics, /healthz and internal streaming endpoints'),
   BIND_HOST: Str('127.0.0.1', 'interface to listen on (0.0.0.0 in containers)'),

@@ -1,4 +1,4 @@
-import { ConfigError, IntList, IntMap, loadConfig, Port, serviceSettings, Type } from '../src';
+import { ConfigError, credentialHash, formatCallers, IntList, IntMap, loadConfig, Port, serviceSettings, Type } from '../src';
 
 describe('loadConfig', () => {
   const Schema = Type.Object({
@@ -38,11 +38,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig(Schema, { DELAYS: '1,x' })).toThrow(/not a non-negative integer/);
   });
 
+  const CREDENTIAL = 'c'.repeat(32);
+  const CALLERS = formatCallers({ gateway: 'g'.repeat(32), admin: 'a'.repeat(32) });
+
   it('requires settings without a default', () => {
     const S = Type.Object(serviceSettings(1, 2));
-    expect(() => loadConfig(S, {})).toThrow(/INTERNAL_AUTH_TOKEN/);
-    const c = loadConfig(S, { INTERNAL_AUTH_TOKEN: 't', KAFKA_BROKERS: 'a:1,b:2' });
+    expect(() => loadConfig(S, {})).toThrow(/INTERNAL_AUTH_TOKEN[\s\S]*INTERNAL_CALLERS|INTERNAL_CALLERS[\s\S]*INTERNAL_AUTH_TOKEN/);
+    const c = loadConfig(S, { INTERNAL_AUTH_TOKEN: CREDENTIAL, INTERNAL_CALLERS: CALLERS, KAFKA_BROKERS: 'a:1,b:2' });
     expect(c.KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
     expect(c.RPC_PORT).toBe(1);
+    expect([...c.INTERNAL_CALLERS.values()].sort()).toEqual(['admin', 'gateway']);
+    expect(c.INTERNAL_CALLERS.get(credentialHash('g'.repeat(32)))).toBe('gateway');
+  });
+
+  it('refuses an internal credential under 32 characters and a malformed callers list', () => {
+    const S = Type.Object(serviceSettings(1, 2));
+    expect(() => loadConfig(S, { INTERNAL_AUTH_TOKEN: 'short', INTERNAL_CALLERS: CALLERS })).toThrow(/INTERNAL_AUTH_TOKEN/);
+    expect(() => loadConfig(S, { INTERNAL_AUTH_TOKEN: CREDENTIAL, INTERNAL_CALLERS: 'gateway:nothex' })).toThrow(
+      /INTERNAL_CALLERS: entry 1 is not name:sha256hex/,
+    );
+    // A credential pasted where its hash belongs is never echoed back.
+    let message = '';
+    try {
+      loadConfig(S, { INTERNAL_AUTH_TOKEN: CREDENTIAL, INTERNAL_CALLERS: `gateway:${'s3cret'.repeat(8)}` });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('INTERNAL_CALLERS');
+    expect(message).not.toContain('s3cret');
   });
 });

@@ -12,6 +12,8 @@ import { AppError } from '@assay/errors';
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+/** One result row, as pg returns it (column name → value). */
+export type Row = pg.QueryResultRow;
 
 // COUNT(*) and BIGINT come back as strings by default; every count we keep fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));

@@ -5,3 +5,7 @@ export * from './health';
 export * from './metrics';
 export * from './clients';
 export * from './server';
+export * from './clock';
+export * from './paging';
+export * from './loop';
+export * from './consumer';

@@ -1,20 +1,29 @@
-/** Shared-secret check on every internal call: services accept principals only from the gateway and the CLI. */
-import { timingSafeEqual, createHash } from 'node:crypto';
-import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+/**
+ * Who is calling, inside the cluster. Every process has its own credential (INTERNAL_AUTH_TOKEN, at least 32
+ * characters) that it presents on each internal call; a server knows its callers only by name and SHA-256 of
+ * their credentials (INTERNAL_CALLERS, `name:sha256hex,…`), so no server can impersonate a caller, and a
+ * credential a server does not list is refused. Admin RPCs (tokens, roles, rules, plans, rebuilds) answer only
+ * the caller named `admin`: the admin CLI's credential.
+ */
+import { Code, ConnectError, createContextKey, type Interceptor } from '@connectrpc/connect';
+import { credentialHash, type Callers } from '@assay/config';
+
+export { credentialHash, formatCallers, parseCallers, type Callers } from '@assay/config';
 
 export const INTERNAL_AUTH_HEADER = 'authorization';
+/** The name of the admin CLI's credential: the only caller admin RPCs accept. */
+export const ADMIN_CALLER = 'admin';
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
+/** The caller a presented Authorization header names, or undefined when it is not a known credential. */
+export function callerOf(header: string | null | undefined, callers: Callers): string | undefined {
+  if (!header || !header.startsWith('Bearer ')) return undefined;
+  // A lookup by hash: comparing digests leaks nothing about the credentials themselves.
+  return callers.get(credentialHash(header.slice('Bearer '.length)));
 }
 
-export function internalTokenMatches(presented: string | null | undefined, expected: string): boolean {
-  if (!presented) return false;
-  // Compare digests so the comparison is constant-time whatever the lengths.
-  return timingSafeEqual(digest(presented), digest(`Bearer ${expected}`));
-}
+export const callerKey = createContextKey<string | undefined>(undefined, { description: 'internal caller name' });
 
-/** Client side: adds the internal token to every outgoing call. */
+/** Client side: presents this process's credential on every outgoing call. */
 export function internalAuthClientInterceptor(token: string): Interceptor {
   return (next) => async (req) => {
     req.header.set(INTERNAL_AUTH_HEADER, `Bearer ${token}`);
@@ -22,12 +31,19 @@ export function internalAuthClientInterceptor(token: string): Interceptor {
   };
 }
 
-/** Server side: refuses calls without the internal token (health checks are exempt: probes carry none). */
-export function internalAuthServerInterceptor(token: string): Interceptor {
+/**
+ * Server side: refuses calls without a known credential (health checks are exempt: probes carry none), and
+ * calls of an admin service from any caller but `admin`.
+ */
+export function internalAuthServerInterceptor(callers: Callers, adminServices: ReadonlySet<string> = new Set()): Interceptor {
   return (next) => async (req) => {
-    if (req.service.typeName !== 'grpc.health.v1.Health' && !internalTokenMatches(req.header.get(INTERNAL_AUTH_HEADER), token)) {
-      throw new ConnectError('internal authentication required', Code.Unauthenticated);
+    if (req.service.typeName === 'grpc.health.v1.Health') return next(req);
+    const caller = callerOf(req.header.get(INTERNAL_AUTH_HEADER), callers);
+    if (!caller) throw new ConnectError('internal authentication required', Code.Unauthenticated);
+    if (adminServices.has(req.service.typeName) && caller !== ADMIN_CALLER) {
+      throw new ConnectError(`${req.service.typeName} answers only the admin credential`, Code.PermissionDenied);
     }
+    req.contextValues.set(callerKey, caller);
     return next(req);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The one way a service process starts and stops:
- *   settings → logger → migrations (advisory lock) → pool and broker → Connect server on h2c (+ gRPC health)
- *   → internal HTTP server (metrics, probes, streaming endpoints) → background workers.
+ *   settings → logger → migrations (advisory lock) → pool and broker → `wire(ctx)` (stores, clients, clock)
+ *   → Connect server on h2c (+ gRPC health) → internal HTTP server (metrics, probes, streaming endpoints)
+ *   → background workers.
  * SIGTERM/SIGINT: report NOT_SERVING, stop accepting calls, let in-flight calls finish (bounded by
  * SHUTDOWN_GRACE_MS), stop workers and consumers (they commit what they handled), close pools, exit 0.
  */
@@ -10,6 +11,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { DescService } from '@bufbuild/protobuf';
 import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ConfigError } from '@assay/config';
@@ -19,7 +21,7 @@ import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
 import { createMetrics, type Metrics } from './metrics';
-import { internalAuthServerInterceptor, internalTokenMatches, INTERNAL_AUTH_HEADER } from './internal-auth';
+import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
 import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
@@ -30,6 +32,7 @@ export interface CommonSettings {
   DATABASE_POOL_SIZE: number;
   KAFKA_BROKERS: string[];
   INTERNAL_AUTH_TOKEN: string;
+  INTERNAL_CALLERS: Callers;
   RPC_PORT: number;
   HTTP_PORT: number;
   BIND_HOST: string;
@@ -55,23 +58,37 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export interface ServiceDefinition<C extends CommonSettings> {
+/**
+ * A service, declared: what it is called, where its tables live, and how it is wired. `wire(ctx)` runs once
+ * per process and builds everything the handlers and workers share (stores, RPC clients of other services,
+ * the clock); `routes`, `http`, `workers` and `checks` receive what it built.
+ */
+export interface ServiceDefinition<C extends CommonSettings, W = unknown> {
   /** Short name, e.g. `manual-testing`; also the gRPC health service name besides "". */
   name: string;
   config: C;
   db: { schema: string; migrationsDir: string };
   /** Connect to Kafka and include the broker in health. */
   kafka?: boolean;
-  routes(router: ConnectRouter, ctx: ServiceContext<C>): void;
+  wire(ctx: ServiceContext<C>): W;
+  routes(router: ConnectRouter, wiring: W): void;
   /** Extra routes on the internal HTTP port; they receive the caller principal as `request.principal`. */
-  http?(app: FastifyInstance, ctx: ServiceContext<C>): void | Promise<void>;
-  workers?(ctx: ServiceContext<C>): Worker[];
-  extraChecks?(ctx: ServiceContext<C>): HealthCheck[];
+  http?(app: FastifyInstance, wiring: W): void | Promise<void>;
+  workers?(wiring: W): Worker[];
+  checks?(wiring: W): HealthCheck[];
+  /** RPC services only the admin CLI's credential may call (tokens, roles, rules, plans, rebuilds). */
+  adminServices?: DescService[];
   healthIntervalMs?: number;
 }
 
-export interface RunningService<C extends CommonSettings = CommonSettings> {
+/** Declares a service (types the wiring once, for `routes`, `http`, `workers` and `checks`). */
+export function defineService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): ServiceDefinition<C, W> {
+  return def;
+}
+
+export interface RunningService<C extends CommonSettings = CommonSettings, W = unknown> {
   ctx: ServiceContext<C>;
+  wiring: W;
   rpcPort: number;
   httpPort: number;
   close(): Promise<void>;
@@ -121,7 +138,7 @@ function principalInterceptor(): Interceptor {
   };
 }
 
-export async function startService<C extends CommonSettings>(def: ServiceDefinition<C>): Promise<RunningService<C>> {
+export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {
   const { config } = def;
   const logger = createLogger(def.name, config.LOG_LEVEL);
 
@@ -140,7 +157,8 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   if (bus) checks.push({ name: 'kafka', check: () => bus.ping() });
   const health = new HealthMonitor(checks, def.healthIntervalMs ?? 2000, logger);
   const ctx: ServiceContext<C> = { name: def.name, config, logger, pool, bus, metrics, health };
-  for (const c of def.extraChecks?.(ctx) ?? []) checks.push(c);
+  const wiring = def.wire(ctx);
+  for (const c of def.checks?.(wiring) ?? []) checks.push(c);
   await health.start();
 
   // ---- Connect server (h2c) ------------------------------------------------------------------
@@ -159,14 +177,14 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   const handler = connectNodeAdapter({
     routes: (router) => {
       registerHealth(router, health, [def.name]);
-      def.routes(router, ctx);
+      def.routes(router, wiring);
     },
     interceptors: [
       requestContextInterceptor(),
       errorAndAccessLogInterceptor(logger),
       metrics.rpcInterceptor,
       inFlightInterceptor,
-      internalAuthServerInterceptor(config.INTERNAL_AUTH_TOKEN),
+      internalAuthServerInterceptor(config.INTERNAL_CALLERS, new Set((def.adminServices ?? []).map((d) => d.typeName))),
       principalInterceptor(),
     ],
     readMaxBytes: 64 * 1024 * 1024,
@@ -210,18 +228,18 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
   if (def.http) {
     await app.register(async (scoped) => {
       scoped.addHook('onRequest', async (request) => {
-        if (!internalTokenMatches(request.headers[INTERNAL_AUTH_HEADER], config.INTERNAL_AUTH_TOKEN)) {
+        if (!callerOf(request.headers[INTERNAL_AUTH_HEADER] as string | undefined, config.INTERNAL_CALLERS)) {
           throw new AppError('UNAUTHORIZED', 'internal authentication required');
         }
         request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
       });
-      await def.http!(scoped, ctx);
+      await def.http!(scoped, wiring);
     });
   }
   await app.listen({ port: config.HTTP_PORT, host: config.BIND_HOST });
 
   // ---- workers ---------------------------------------------------------------------------------
-  const workers = def.workers?.(ctx) ?? [];
+  const workers = def.workers?.(wiring) ?? [];
   for (const w of workers) {
     await w.start();
     logger.info({ worker: w.name }, 'worker started');
@@ -261,11 +279,11 @@ export async function startService<C extends CommonSettings>(def: ServiceDefinit
       logger.info('stopped');
     })());
 
-  return { ctx, rpcPort, httpPort, close };
+  return { ctx, wiring, rpcPort, httpPort, close };
 }
 
 /** Applies the service's migrations and returns (the `migrate` command, e.g. a Helm hook Job). */
-export async function runMigrations<C extends CommonSettings>(def: ServiceDefinition<C>): Promise<string[]> {
+export async function runMigrations<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<string[]> {
   const logger = createLogger(def.name, def.config.LOG_LEVEL);
   const applied = await migrate({ databaseUrl: def.config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
   logger.info({ schema: def.db.schema, applied }, 'migrations applied');
@@ -277,13 +295,13 @@ export async function runMigrations<C extends CommonSettings>(def: ServiceDefini
  * `node dist/main.js migrate` only applies migrations. A bad setting prints one clear message, exit 1.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any service's settings
-export function runMain(define: () => ServiceDefinition<any>): void {
+export function runMain(define: () => ServiceDefinition<any, any>): void {
   const fail = (err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   };
-  let def: ServiceDefinition<CommonSettings>;
+  let def: ServiceDefinition<CommonSettings, unknown>;
   try {
     def = define();
   } catch (err) {

@@ -10,11 +10,11 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Health, HealthCheckResponse_ServingStatus as Status } from '@assay/proto/grpc/health/v1/health_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { componentScript, freePorts, waitUntil } from '@assay/testkit';
-import { createRpcClient, startService, type RunningService } from '../src';
+import { createRpcClient, formatCallers, parseCallers, startService, type RunningService } from '../src';
 
 jest.setTimeout(120000);
 
-const TOKEN = 'internal-test-token';
+const TOKEN = 'internal-test-credential-of-32-characters';
 
 describe('service bootstrap', () => {
   let dataDir: string;
@@ -45,6 +45,7 @@ describe('service bootstrap', () => {
         DATABASE_POOL_SIZE: 2,
         KAFKA_BROKERS: [`127.0.0.1:${kafkaPort}`],
         INTERNAL_AUTH_TOKEN: TOKEN,
+        INTERNAL_CALLERS: parseCallers(formatCallers({ test: TOKEN })),
         RPC_PORT: 0,
         HTTP_PORT: 0,
         BIND_HOST: '127.0.0.1',
@@ -53,6 +54,7 @@ describe('service bootstrap', () => {
       db: { schema: 'probe', migrationsDir },
       kafka: true,
       healthIntervalMs: 250,
+      wire: () => undefined,
       routes: (router) =>
         router.service(ManualTestingService, {
           async listSuites() {

@@ -2,12 +2,16 @@
 import { Admin } from './fixtures';
 import { Api } from './http';
 import type { InfraEnv } from './infra';
-import type { Ports } from './topology';
+import type { Credentials, Ports } from './topology';
 
 export interface TestSystemInfo {
   gatewayUrl: string;
+  /** The identity service (AdminService). */
   adminUrl: string;
+  /** The admin CLI's credential; in the test system every service accepts it. */
   internalToken: string;
+  /** Every process's credential (for tests that start their own copy of a process). */
+  credentials: Credentials;
   infra: InfraEnv;
   ports: Ports;
   logDir: string;

@@ -14,7 +14,7 @@ import { Admin } from './fixtures';
 import { Api } from './http';
 import { INFRA_SCRIPT, REPO_ROOT } from './paths';
 import { startSystem } from './system';
-import { addressEnv, DEFAULT_PORTS, GATEWAY, PROCESSES, SERVICES, settingNames } from './topology';
+import { ADMIN, addressEnv, DEFAULT_PORTS, GATEWAY, newCredentials, PROCESSES, SERVICES, settingNames, type Credentials } from './topology';
 import type { InfraEnv } from './infra';
 
 const run = promisify(execFile);
@@ -23,23 +23,27 @@ const RUN_DIR = path.join(DATA_DIR, 'run');
 const LOG_DIR = path.join(DATA_DIR, 'logs');
 const LOCAL_ENV = path.join(DATA_DIR, 'local.env');
 const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
+/** Where .data/local.env keeps a process's internal credential. */
+const credentialVar = (name: string) => `CREDENTIAL_${name.toUpperCase().replace(/-/g, '_')}`;
+
 /** The caller's settings the running processes were started with (a different set restarts them). */
 const SETTINGS_FILE = path.join(RUN_DIR, 'settings.json');
 const PROCESS_NAMES = [...SERVICES.map((s) => s.name), GATEWAY.name];
 
 /**
  * Settings `make up` owns, whatever the caller's environment says: the ports and addresses of its processes
- * (fixed, see DEFAULT_PORTS), the generated secrets kept in .data/local.env (INTERNAL_AUTH_TOKEN, SECRETS_KEY),
+ * (fixed, see DEFAULT_PORTS), the generated secrets kept in .data/local.env (each process's INTERNAL_AUTH_TOKEN
+ * and the INTERNAL_CALLERS made from them, SECRETS_KEY),
  * and the infrastructure URLs, which reach the processes through scripts/infra (DATABASE_URL, REDIS_URL and
  * KAFKA_BROKERS set by the caller mean "use this one instead of starting one").
  */
 const OWNED_SETTINGS = new Set([
   'PORT',
-  'ADMIN_PORT',
   'METRICS_PORT',
   'RPC_PORT',
   'HTTP_PORT',
   'INTERNAL_AUTH_TOKEN',
+  'INTERNAL_CALLERS',
   'SECRETS_KEY',
   'DATABASE_URL',
   'REDIS_URL',
@@ -180,16 +184,20 @@ async function up(): Promise<void> {
   await run('bash', [INFRA_SCRIPT, 'up'], { env: { ...process.env, ASSAY_DATA_DIR: DATA_DIR }, maxBuffer: 16 * 1024 * 1024 });
   const infra = readEnvFile(path.join(DATA_DIR, 'infra.env')) as unknown as InfraEnv;
 
-  // The internal token is generated once per data folder and kept for the admin CLI; so is the key that
-  // encrypts webhook signing secrets (a new key would make the stored ones unreadable).
+  // The internal credentials (one per process, one for the admin CLI) are generated once per data folder and
+  // kept, like the key that encrypts webhook signing secrets (a new key would make the stored ones unreadable).
+  // The admin CLI finds its credential (INTERNAL_AUTH_TOKEN) and the addresses here.
   const local = readEnvFile(LOCAL_ENV);
-  const internalToken = local.INTERNAL_AUTH_TOKEN ?? randomBytes(24).toString('hex');
+  const credentials: Credentials = Object.fromEntries(
+    Object.entries(newCredentials()).map(([name, fresh]) => [name, local[credentialVar(name)] ?? fresh]),
+  );
   const secretsKey = local.SECRETS_KEY ?? randomBytes(32).toString('hex');
   const localEnv = {
-    INTERNAL_AUTH_TOKEN: internalToken,
+    INTERNAL_AUTH_TOKEN: credentials[ADMIN]!,
     SECRETS_KEY: secretsKey,
-    ASSAY_ADMIN_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.adminPort}`,
+    ASSAY_ADMIN_URL: addressEnv(DEFAULT_PORTS).IDENTITY_URL!,
     ...addressEnv(DEFAULT_PORTS),
+    ...Object.fromEntries(Object.entries(credentials).map(([name, token]) => [credentialVar(name), token])),
   };
   fs.writeFileSync(
     LOCAL_ENV,
@@ -215,7 +223,7 @@ async function up(): Promise<void> {
       infra,
       logDir: LOG_DIR,
       ports: DEFAULT_PORTS,
-      internalToken,
+      credentials,
       secretsKey,
       detached: true,
       env: { PUBLIC_UI_URL: gatewayUrl, ...caller.env },
@@ -228,7 +236,7 @@ async function up(): Promise<void> {
   }
 
   const api = new Api(gatewayUrl);
-  const demo = await ensureDemo(api, new Admin(localEnv.ASSAY_ADMIN_URL, internalToken));
+  const demo = await ensureDemo(api, new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN));
   const curl = `curl -s -H "Authorization: Bearer ${demo.token}" ${gatewayUrl}/api/v1/public/${demo.projectId}/token-info`;
   process.stdout.write(
     [

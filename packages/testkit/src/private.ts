@@ -16,7 +16,7 @@ import { Api } from './http';
 import { componentScript } from './infra';
 import { freePorts } from './ports';
 import { startProcess, tail, waitUntil, type ManagedProcess } from './processes';
-import { addressEnv, GATEWAY } from './topology';
+import { ADMIN, addressEnv, credentialEnv, GATEWAY } from './topology';
 
 export interface PrivateRedis {
   url: string;
@@ -61,7 +61,7 @@ export interface PrivateGateway {
  */
 export async function startPrivateGateway(opts: { name: string; env?: Record<string, string> }): Promise<PrivateGateway> {
   const s = testSystem();
-  const [port, adminPort, metricsPort] = await freePorts(3);
+  const [port, metricsPort] = await freePorts(2);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -70,9 +70,9 @@ export async function startPrivateGateway(opts: { name: string; env?: Record<str
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     ...s.infra,
     ...addressEnv(s.ports),
-    INTERNAL_AUTH_TOKEN: s.internalToken,
+    // The shared gateway's credential: the services accept it.
+    ...credentialEnv(GATEWAY.name, s.credentials),
     PORT: String(port),
-    ADMIN_PORT: String(adminPort),
     METRICS_PORT: String(metricsPort),
     ...opts.env,
   };
@@ -119,7 +119,13 @@ export async function startPrivateSystem(opts: { name: string; envFor?: Record<s
     analytics: { ANALYTICS_CONSUMER_GROUP: `analytics-${opts.name}-${randomBytes(4).toString('hex')}`, ...opts.envFor?.analytics },
     gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV, ...opts.envFor?.gateway },
   };
-  const system = await startSystem({ infra: { ...shared.infra, DATABASE_URL: databaseUrl }, logDir, logLevel: 'warn', envFor });
+  const system = await startSystem({
+    infra: { ...shared.infra, DATABASE_URL: databaseUrl },
+    logDir,
+    logLevel: 'warn',
+    envFor,
+    extraCallers: [ADMIN],
+  });
   return {
     system,
     admin: new Admin(system.adminUrl, system.internalToken),

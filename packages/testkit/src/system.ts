@@ -10,7 +10,17 @@ import type { InfraEnv } from './infra';
 import { freePorts } from './ports';
 import { startProcess, tail, waitUntil, type ManagedProcess } from './processes';
 import { REPO_ROOT } from './paths';
-import { addressEnv, envForProcess, GATEWAY, SERVICES, type Ports } from './topology';
+import {
+  ADMIN,
+  addressEnv,
+  credentialEnv,
+  envForProcess,
+  GATEWAY,
+  newCredentials,
+  SERVICES,
+  type Credentials,
+  type Ports,
+} from './topology';
 
 const run = promisify(execFile);
 
@@ -19,7 +29,10 @@ export interface SystemOptions {
   logDir: string;
   /** Default: free ports. */
   ports?: Ports;
-  internalToken?: string;
+  /** One internal credential per process and the admin CLI's (default: new random ones). */
+  credentials?: Credentials;
+  /** Callers every service accepts on top of its own (tests: `admin`, so they can call any service directly). */
+  extraCallers?: string[];
   /** Key that encrypts webhook signing secrets at rest (SECRETS_KEY); default: a random one per system. */
   secretsKey?: string;
   /**
@@ -34,8 +47,11 @@ export interface SystemOptions {
 
 export interface RunningSystem {
   gatewayUrl: string;
+  /** The identity service, where the admin CLI's AdminService is. */
   adminUrl: string;
+  /** The admin CLI's credential. */
   internalToken: string;
+  credentials: Credentials;
   ports: Ports;
   infra: InfraEnv;
   processes: Map<string, ManagedProcess>;
@@ -46,11 +62,11 @@ export interface RunningSystem {
 }
 
 export async function allocatePorts(): Promise<Ports> {
-  const ports = await freePorts(3 + SERVICES.length * 2);
-  const gateway = { port: ports[0]!, adminPort: ports[1]!, metricsPort: ports[2]! };
+  const ports = await freePorts(2 + SERVICES.length * 2);
+  const gateway = { port: ports[0]!, metricsPort: ports[1]! };
   const services: Ports['services'] = {};
   SERVICES.forEach((s, i) => {
-    services[s.name] = { rpcPort: ports[3 + i * 2]!, httpPort: ports[4 + i * 2]! };
+    services[s.name] = { rpcPort: ports[2 + i * 2]!, httpPort: ports[3 + i * 2]! };
   });
   return { gateway, services };
 }
@@ -62,7 +78,7 @@ async function ready(url: string): Promise<boolean> {
 
 export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
   const ports = opts.ports ?? (await allocatePorts());
-  const internalToken = opts.internalToken ?? randomBytes(24).toString('hex');
+  const credentials = opts.credentials ?? newCredentials();
   const base: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -71,7 +87,6 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     LOG_LEVEL: opts.logLevel ?? 'info',
     ...opts.infra,
     ...addressEnv(ports),
-    INTERNAL_AUTH_TOKEN: internalToken,
     SECRETS_KEY: opts.secretsKey ?? randomBytes(32).toString('hex'),
     ...opts.env,
   };
@@ -80,31 +95,38 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
   for (const s of SERVICES) {
     const p = ports.services[s.name]!;
     envs.set(s.name, {
-      ...envForProcess(s.name, { ...base, RPC_PORT: String(p.rpcPort), HTTP_PORT: String(p.httpPort) }),
+      ...envForProcess(s.name, {
+        ...base,
+        ...credentialEnv(s.name, credentials, opts.extraCallers),
+        RPC_PORT: String(p.rpcPort),
+        HTTP_PORT: String(p.httpPort),
+      }),
       ...opts.envFor?.[s.name],
     });
   }
   envs.set(GATEWAY.name, {
     ...envForProcess(GATEWAY.name, {
       ...base,
+      ...credentialEnv(GATEWAY.name, credentials),
       PORT: String(ports.gateway.port),
-      ADMIN_PORT: String(ports.gateway.adminPort),
       METRICS_PORT: String(ports.gateway.metricsPort),
     }),
     ...opts.envFor?.[GATEWAY.name],
   });
   const dirs = new Map<string, string>([...SERVICES.map((s) => [s.name, s.dir] as const), [GATEWAY.name, GATEWAY.dir]]);
 
-  // Migrations first, one process each, so the servers start against a ready schema.
+  // Migrations first, one process each, so the servers start against a ready schema (the gateway has none).
   await Promise.all(
-    [...dirs].map(async ([name, dir]) => {
-      try {
-        await run(process.execPath, ['dist/main.js', 'migrate'], { cwd: path.join(REPO_ROOT, dir), env: envs.get(name) });
-      } catch (err) {
-        const e = err as { stderr?: string; stdout?: string; message: string };
-        throw new Error(`migrations of ${name} failed: ${e.message}\n${e.stderr ?? ''}${e.stdout ?? ''}`);
-      }
-    }),
+    [...dirs]
+      .filter(([name]) => name !== GATEWAY.name)
+      .map(async ([name, dir]) => {
+        try {
+          await run(process.execPath, ['dist/main.js', 'migrate'], { cwd: path.join(REPO_ROOT, dir), env: envs.get(name) });
+        } catch (err) {
+          const e = err as { stderr?: string; stdout?: string; message: string };
+          throw new Error(`migrations of ${name} failed: ${e.message}\n${e.stderr ?? ''}${e.stdout ?? ''}`);
+        }
+      }),
   );
 
   const processes = new Map<string, ManagedProcess>();
@@ -152,8 +174,9 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
 
   return {
     gatewayUrl: `http://127.0.0.1:${ports.gateway.port}`,
-    adminUrl: `http://127.0.0.1:${ports.gateway.adminPort}`,
-    internalToken,
+    adminUrl: `http://127.0.0.1:${ports.services.identity!.rpcPort}`,
+    internalToken: credentials[ADMIN]!,
+    credentials,
     ports,
     infra: opts.infra,
     processes,

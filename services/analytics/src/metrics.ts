@@ -35,3 +35,4 @@ export function analyticsMetrics(registry: Registry) {
     },
   };
 }
+export type AnalyticsMetrics = ReturnType<typeof analyticsMetrics>;

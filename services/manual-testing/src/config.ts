@@ -2,7 +2,7 @@ import { loadConfig, serviceSettings, Str, Type, type Settings } from '@assay/co
 
 export const ManualTestingSettings = Type.Object({
   ...serviceSettings(7201, 9201),
-  IDENTITY_URL: Str('http://127.0.0.1:7200', 'gateway internal RPC (organization members)'),
+  IDENTITY_URL: Str('http://127.0.0.1:7206', 'identity RPC (organization members)'),
 });
 export type ManualTestingConfig = Settings<typeof ManualTestingSettings>;
 

@@ -4,7 +4,7 @@ export const ReportsSettings = Type.Object({
   ...serviceSettings(7205, 9205),
   ANALYTICS_URL: Str('http://127.0.0.1:7203', 'analytics RPC (GetReportData: every figure of a report)'),
   RUNS_URL: Str('http://127.0.0.1:7202', 'runs RPC (ListRuns: the run summary table)'),
-  IDENTITY_URL: Str('http://127.0.0.1:7200', "the gateway's internal identity RPC (project name on the cover)"),
+  IDENTITY_URL: Str('http://127.0.0.1:7206', 'identity RPC (project name on the cover)'),
   REPORT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,

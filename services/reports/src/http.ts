@@ -16,7 +16,7 @@ import { checkParams, contentDisposition, periodEnding, reportFileName } from '.
 import { generatePdf } from './generate';
 import { unwrap } from './handlers/reports';
 import { findReport, readPdfChunk } from './store/reports';
-import type { Runtime } from './runtime';
+import type { Wiring } from './wiring';
 
 /** Bytes read from Postgres per query while streaming a download. */
 export const DOWNLOAD_CHUNK_BYTES = 256 * 1024;
@@ -37,7 +37,7 @@ function sendPdf(reply: FastifyReply, fileName: string, size: number, body: Buff
 }
 
 /** The stored PDF as a stream of DOWNLOAD_CHUNK_BYTES reads (a report never sits whole in memory here). */
-function pdfStream(rt: Runtime, reportId: string, size: number): Readable {
+function pdfStream(rt: Wiring, reportId: string, size: number): Readable {
   let offset = 0;
   return Readable.from(
     (async function* () {
@@ -55,7 +55,7 @@ function pdfStream(rt: Runtime, reportId: string, size: number): Readable {
 
 const one = (v: unknown): string | undefined => (Array.isArray(v) ? one(v[0]) : typeof v === 'string' ? v : undefined);
 
-export async function reportRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export async function reportRoutes(app: FastifyInstance, rt: Wiring): Promise<void> {
   app.get('/reports/:projectId/:reportId/download', async (request, reply) => {
     callerOf(request);
     const { projectId, reportId } = request.params as { projectId: string; reportId: string };

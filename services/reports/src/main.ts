@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { runMain } from '@assay/service-kit';
 import { loadReportsConfig } from './config';
 import { reportsService } from './service';
 
-runMain(() => reportsService(loadReportsConfig(), path.join(__dirname, '..', 'migrations')));
+runMain(() => reportsService(loadReportsConfig()));

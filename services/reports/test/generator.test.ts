@@ -8,7 +8,6 @@
  *   - a worker that lost its lease cannot overwrite the report (the attempt fences the writes);
  *   - the retention sweeper deletes reports (and their PDFs) older than REPORT_RETENTION_DAYS, not younger.
  */
-import path from 'node:path';
 import type { Client } from '@connectrpc/connect';
 import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
 import { createPool, newId, withTransaction, type Pool } from '@assay/db';
@@ -16,6 +15,7 @@ import {
   asPrincipal,
   createRpcClient,
   encodePrincipal,
+  formatCallers,
   PRINCIPAL_HEADER,
   startService,
   type Principal,
@@ -45,7 +45,9 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   const analytics = s.ports.services.analytics;
   const config = loadReportsConfig({
     DATABASE_URL: databaseUrl,
+    // It calls the shared services with the admin credential (every test service accepts it), and answers it.
     INTERNAL_AUTH_TOKEN: s.internalToken,
+    INTERNAL_CALLERS: formatCallers({ admin: s.internalToken }),
     RPC_PORT: String(rpcPort),
     HTTP_PORT: String(httpPort),
     ANALYTICS_URL: analytics ? `http://127.0.0.1:${analytics.rpcPort}` : 'http://127.0.0.1:1',
@@ -59,7 +61,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
     SHUTDOWN_GRACE_MS: '2000',
     ...env,
   });
-  const svc = await startService(reportsService(config, path.join(__dirname, '..', 'migrations')));
+  const svc = await startService(reportsService(config));
   return {
     svc,
     client: createRpcClient(ReportsService, { baseUrl: `http://127.0.0.1:${svc.rpcPort}`, internalToken: s.internalToken }),

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
 import type { Principal } from '@assay/service-kit';
-import type { Runtime } from './runtime';
+import type { Wiring } from './wiring';
 import { Ingestion } from './ingest/service';
 import { normalizeJUnit, normalizeMetadata, normalizePlaywrightReport, normalizeResultBatch, ReportError } from './ingest/normalize';
 import { skipList } from './handlers/rules';
@@ -57,7 +57,7 @@ function optDate(v: unknown, path: string): Date | undefined {
 
 const FINISH_STATUSES = ['passed', 'failed', 'interrupted'] as const;
 
-export async function ingestRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export async function ingestRoutes(app: FastifyInstance, rt: Wiring): Promise<void> {
   const ingestion = new Ingestion(rt);
   const limit = rt.config.INGEST_BODY_LIMIT_BYTES;
   const xml = new XMLParser({

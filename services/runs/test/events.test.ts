@@ -17,13 +17,13 @@ import { RunEventType, RunLifecycleEventSchema, type RunLifecycleEvent } from '@
 import { ManualTestingService, type LinkAutomatedTestRequest } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { createKafkaBus, Topics, type EventBus, type EventConsumer } from '@assay/events';
 import { createLogger } from '@assay/logger';
-import { encodePrincipal, PRINCIPAL_HEADER, startService, type RunningService } from '@assay/service-kit';
+import { encodePrincipal, formatCallers, PRINCIPAL_HEADER, startService, type RunningService } from '@assay/service-kit';
 import { componentScript, createDatabase, freePorts, testSystem, waitUntil } from '@assay/testkit';
 import { loadRunsConfig, type RunsConfig } from '../src/config';
 import { runsService } from '../src/service';
 
 jest.setTimeout(240000);
-const TOKEN = 'events-test-token';
+const TOKEN = 'events-test-credential-of-32-characters';
 const PROJECT = 'p'.repeat(24);
 const principal = encodePrincipal({
   tokenId: 't1',
@@ -84,6 +84,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
       INTERNAL_AUTH_TOKEN: TOKEN,
+      INTERNAL_CALLERS: formatCallers({ test: TOKEN }),
       RPC_PORT: String(rpcPort),
       HTTP_PORT: String(httpPort),
       LOG_LEVEL: 'silent',

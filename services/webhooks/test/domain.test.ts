@@ -12,6 +12,7 @@ import { Sender } from '../src/domain/sender';
 import { normalizeEvents } from '../src/domain/rules';
 
 const KEY = 'k'.repeat(48);
+const INTERNAL = { INTERNAL_AUTH_TOKEN: 'c'.repeat(32), INTERNAL_CALLERS: `gateway:${'0'.repeat(64)}` };
 
 describe('signing secrets at rest', () => {
   it('round-trips, never stores the clear text, and binds the ciphertext to its subscription', () => {
@@ -32,12 +33,12 @@ describe('signing secrets at rest', () => {
   });
 
   it('refuses a short SECRETS_KEY at start', () => {
-    expect(() => loadWebhooksConfig({ INTERNAL_AUTH_TOKEN: 't', SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
-    expect(() => loadWebhooksConfig({ INTERNAL_AUTH_TOKEN: 't' })).toThrow(/SECRETS_KEY/);
+    expect(() => loadWebhooksConfig({ ...INTERNAL, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
+    expect(() => loadWebhooksConfig({ ...INTERNAL })).toThrow(/SECRETS_KEY/);
   });
 
   it('reads the retry schedule (fractions allowed) with the spec defaults', () => {
-    const base = { INTERNAL_AUTH_TOKEN: 't', SECRETS_KEY: KEY };
+    const base = { ...INTERNAL, SECRETS_KEY: KEY };
     const c = loadWebhooksConfig(base);
     expect(c.WEBHOOK_RETRY_DELAYS_SECONDS).toEqual([60, 300, 1800, 7200]);
     expect(c.WEBHOOK_TIMEOUT_MS).toBe(10000);

@@ -15,8 +15,7 @@ import { AppError } from '@assay/errors';
 import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
 import { asPrincipal, type Principal } from '@assay/service-kit';
-import type { Authenticated, Authenticator } from '../../identity/authenticator';
-import type { ProjectAccess } from '../../identity/store';
+import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
 
 /**
  * `project`: bearer token plus access to the `:projectId` of the path; `token`: bearer token only;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { AuthService } from '@assay/proto/assay/identity/v1/identity_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
@@ -12,6 +13,8 @@ import type { GatewayConfig } from '../../config';
 import type { ServiceHttpOptions } from '../../routes/service-http';
 
 export interface ServiceClients {
+  /** The identity service's AuthService: tokens, project access, token info. */
+  auth: Client<typeof AuthService>;
   manualTesting: Client<typeof ManualTestingService>;
   runs: Client<typeof RunsService>;
   /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
@@ -34,6 +37,7 @@ declare module 'fastify' {
 export function createServiceClients(config: GatewayConfig): ServiceClients {
   const opts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS };
   return {
+    auth: createRpcClient(AuthService, { baseUrl: config.IDENTITY_URL, ...opts }),
     manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
     runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
     runsHttpUrl: config.RUNS_HTTP_URL,

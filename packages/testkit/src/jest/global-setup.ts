@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startInfra, type Infra } from '../infra';
 import { startSystem, type RunningSystem } from '../system';
+import { ADMIN } from '../topology';
 import { SHARED_GATEWAY_RATE_LIMITS_ENV, SYSTEM_ENV_KEY, type TestSystemInfo } from '../context';
 
 declare global {
@@ -25,6 +26,8 @@ export default async function globalSetup(): Promise<void> {
       logLevel: process.env.LOG_LEVEL ?? 'info',
       // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
       envFor: { gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } },
+      // Tests call any service directly with the admin credential (inspection, their own fixtures).
+      extraCallers: [ADMIN],
     });
   } catch (err) {
     await infra.stop();
@@ -35,6 +38,7 @@ export default async function globalSetup(): Promise<void> {
     gatewayUrl: system.gatewayUrl,
     adminUrl: system.adminUrl,
     internalToken: system.internalToken,
+    credentials: system.credentials,
     infra: infra.env,
     ports: system.ports,
     logDir,

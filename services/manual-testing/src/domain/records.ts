@@ -2,7 +2,7 @@
 import type { BuildTarget, LinkedIssue } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import type { BuildTargetData, LinkedIssueData } from '../store/releases';
 import type { UserSnapshot } from '../store/common';
-import type { Members } from '../identity';
+import type { Members } from './members';
 import { enumValue, PLATFORMS } from './values';
 import type { Violations } from './violations';
 

@@ -13,7 +13,8 @@ import {
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { requireWriter } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
 import {
   commentsOf,
   findCase,
@@ -196,7 +197,7 @@ const DEFAULTS: Omit<CaseFields, 'title'> = {
 
 type CaseRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createCase' | 'updateCase' | 'getCase' | 'listCases' | 'linkAutomatedTest'>;
 
-export function caseHandlers({ pool }: ServiceContext): CaseRpcs {
+export function caseHandlers({ pool }: Wiring): CaseRpcs {
   return {
     async createCase(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);

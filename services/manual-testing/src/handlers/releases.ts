@@ -5,7 +5,8 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { ReleaseSchema, type ManualTestingService, type Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { requireWriter } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
 import {
   findRelease,
   insertRelease,
@@ -18,7 +19,6 @@ import {
   type ReleaseRow,
 } from '../store/releases';
 import { paging } from '../store/common';
-import type { Members } from '../identity';
 import { sanitizeRichHtml } from '../domain/html';
 import { isoDate, MAX_RECORD_NAME, parseBuildTarget, parseLinkedIssues, resolveMembers } from '../domain/records';
 import { checkName, invalid, Violations } from '../domain/violations';
@@ -58,7 +58,7 @@ function checkDateOrder(f: ReleaseFields, v: Violations): void {
 
 type ReleaseRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createRelease' | 'updateRelease' | 'getRelease' | 'listReleases'>;
 
-export function releaseHandlers({ pool }: ServiceContext, members: Members): ReleaseRpcs {
+export function releaseHandlers({ pool, members }: Wiring): ReleaseRpcs {
   return {
     async createRelease(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);

@@ -15,7 +15,8 @@ import {
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { conflict, notFound } from '@assay/errors';
-import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { requireWriter } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
 import {
   addRunCases,
   findRun,
@@ -37,7 +38,6 @@ import {
 import { resolveCaseRefs, selectCaseIds, suiteSubtreeIds } from '../store/cases';
 import { findSuite } from '../store/suites';
 import { paging } from '../store/common';
-import type { Members } from '../identity';
 import { sanitizeRichHtml } from '../domain/html';
 import { MAX_RECORD_NAME, parseLinkedIssues, resolveMembers } from '../domain/records';
 import { enumValue, VERDICTS } from '../domain/values';
@@ -128,7 +128,7 @@ type RunRpcs = Pick<
   'createManualRun' | 'updateManualRun' | 'getManualRun' | 'listManualRuns' | 'listRunCases' | 'updateRunCase'
 >;
 
-export function runHandlers({ pool }: ServiceContext, members: Members): RunRpcs {
+export function runHandlers({ pool, members }: Wiring): RunRpcs {
   return {
     async createManualRun(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);

@@ -7,11 +7,11 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { SessionSchema, type ManualTestingService, type Session } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { requireWriter } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
 import { findSession, insertSession, listSessions, updateSession, type SessionFields, type SessionRow } from '../store/sessions';
 import { findRelease } from '../store/releases';
 import { paging } from '../store/common';
-import type { Members } from '../identity';
 import { sanitizeRichHtml } from '../domain/html';
 import { MAX_RECORD_NAME, parseLinkedIssues, resolveMembers } from '../domain/records';
 import { checkName, invalid, Violations } from '../domain/violations';
@@ -53,7 +53,7 @@ const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filt
 
 type SessionRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSession' | 'updateSession' | 'getSession' | 'listSessions'>;
 
-export function sessionHandlers({ pool }: ServiceContext, members: Members): SessionRpcs {
+export function sessionHandlers({ pool, members }: Wiring): SessionRpcs {
   return {
     async createSession(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);

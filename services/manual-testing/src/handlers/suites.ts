@@ -5,7 +5,8 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { SuiteSchema, type ManualTestingService, type Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound, validation } from '@assay/errors';
-import { requireWriter, type ServiceContext } from '@assay/service-kit';
+import { requireWriter } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
 import {
   countRootSuites,
   findSuite,
@@ -53,7 +54,7 @@ function buildTrees(rows: SuiteRow[], rootId?: string): Suite[] {
 
 type SuiteRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSuite' | 'listSuites' | 'updateSuite'>;
 
-export function suiteHandlers({ pool }: ServiceContext): SuiteRpcs {
+export function suiteHandlers({ pool }: Wiring): SuiteRpcs {
   return {
     async createSuite(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);

@@ -9,7 +9,7 @@ import { principalOf } from '@assay/service-kit';
 import { projectName, SourceError } from '../domain/collect';
 import { checkParams, periodEnding, reportFileName } from '../domain/period';
 import { findReport, insertReport, type ReportRow } from '../store/reports';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 
 const DAY_MS = 86_400_000;
 
@@ -36,7 +36,7 @@ export function toReport(r: ReportRow): Report {
   });
 }
 
-export function reportHandlers(rt: Runtime): Pick<ServiceImpl<typeof ReportsService>, 'createReport' | 'getReport'> {
+export function reportHandlers(rt: Wiring): Pick<ServiceImpl<typeof ReportsService>, 'createReport' | 'getReport'> {
   return {
     async createReport(req, ctx) {
       const principal = principalOf(ctx);

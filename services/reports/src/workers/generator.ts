@@ -18,7 +18,7 @@ import type { Worker } from '@assay/service-kit';
 import { SourceError } from '../domain/collect';
 import type { ReportParams } from '../domain/period';
 import { generatePdf } from '../generate';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { claimNext, completeReport, failAbandoned, failReport, releaseForRetry, type ReportRow } from '../store/reports';
 
 /** Reasons of a failed call that another attempt will not change. */
@@ -33,7 +33,7 @@ export class Generator implements Worker {
   private loops: Promise<void>[] = [];
   private wakers = new Set<() => void>();
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: Wiring) {}
 
   async start(): Promise<void> {
     this.running = true;

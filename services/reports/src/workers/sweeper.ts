@@ -1,12 +1,12 @@
 /** Retention: reports (ready or failed, and their PDFs) older than REPORT_RETENTION_DAYS are deleted. */
 import type { Worker } from '@assay/service-kit';
 import { deleteExpired } from '../store/reports';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 
 const BATCH = 500;
 
 /** Deletes every expired report, in batches. Returns how many. */
-export async function sweepOnce(rt: Pick<Runtime, 'pool' | 'now'>): Promise<number> {
+export async function sweepOnce(rt: Pick<Wiring, 'pool' | 'now'>): Promise<number> {
   const now = rt.now();
   let total = 0;
   for (;;) {
@@ -22,7 +22,7 @@ export class RetentionSweeper implements Worker {
   private current: Promise<void> = Promise.resolve();
   private running = false;
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: Wiring) {}
 
   async start(): Promise<void> {
     this.running = true;

@@ -5,7 +5,7 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { findRun, type RunRow } from '../store/runs';
 import { allRunResults, attemptsOf, findResult, latestRunWithFile, projectFiles, testHistory, type ResultRow } from '../store/results';
 import { attemptJson, retryCommandOf, runJson, specIdOf, testCaseJson, toStruct, truncate } from './view';
@@ -13,7 +13,7 @@ import { attemptJson, retryCommandOf, runJson, specIdOf, testCaseJson, toStruct,
 const DEFAULT_MAX = 4000;
 type Bundle = Record<string, unknown>;
 
-export function bundleHandlers(rt: Runtime): Pick<ServiceImpl<typeof RunsService>, 'getDebugBundle'> {
+export function bundleHandlers(rt: Wiring): Pick<ServiceImpl<typeof RunsService>, 'getDebugBundle'> {
   const { pool, links } = rt;
 
   const failingOf = (rs: ResultRow[], max: number) =>

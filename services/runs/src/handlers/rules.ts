@@ -4,7 +4,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { ActionRuleSchema, type RunsAdminService, type RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { compileRule, OPERATIONS, ruleStatus, type Operation, type RuleRow, type RuleStatus } from '../domain/rules';
 import { activeRules, disableRule, insertRule, listRules, quarantinedTests, testsMatching } from '../store/rules';
 import { setPlan } from '../store/usage';
@@ -29,7 +29,7 @@ function toRule(r: RuleRow, now: Date) {
 }
 
 /** `GET /ingest/{projectId}/skip-list`: the tests active skip rules name, for reporters. */
-export async function skipList(rt: Runtime, projectId: string) {
+export async function skipList(rt: Wiring, projectId: string) {
   const rules = (await activeRules(rt.pool, projectId, rt.now())).filter((r) => r.operations.includes('skip')).map(compileRule);
   if (rules.length === 0) return { rules: [], tests: [] };
   const tests = (await testsMatching(rt.pool, projectId)).filter((t) => rules.some((r) => r.matches(t)));
@@ -45,7 +45,7 @@ export async function skipList(rt: Runtime, projectId: string) {
   };
 }
 
-export function ruleHandlers(rt: Runtime): Pick<ServiceImpl<typeof RunsService>, 'listWorkflowRules' | 'getActionRulesSummary'> {
+export function ruleHandlers(rt: Wiring): Pick<ServiceImpl<typeof RunsService>, 'listWorkflowRules' | 'getActionRulesSummary'> {
   return {
     async listWorkflowRules(req) {
       const page = Math.max(1, req.page?.page || 1);
@@ -81,7 +81,7 @@ export function ruleHandlers(rt: Runtime): Pick<ServiceImpl<typeof RunsService>,
   };
 }
 
-export function adminHandlers(rt: Runtime): ServiceImpl<typeof RunsAdminService> {
+export function adminHandlers(rt: Wiring): ServiceImpl<typeof RunsAdminService> {
   return {
     async createRule(req) {
       const details: { path: string; message: string }[] = [];

@@ -3,7 +3,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { findRun, listRuns, scanRuns } from '../store/runs';
 import {
   allRunResults,
@@ -35,7 +35,7 @@ type Rpcs = Pick<
   'listRuns' | 'getRun' | 'listRunTestCases' | 'getTestCase' | 'getTestCaseHistory' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
 >;
 
-export function runHandlers(rt: Runtime): Rpcs {
+export function runHandlers(rt: Wiring): Rpcs {
   const { pool, links } = rt;
   return {
     async listRuns(req) {

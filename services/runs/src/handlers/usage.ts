@@ -3,10 +3,10 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { principalOf } from '@assay/service-kit';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { usageOf } from '../store/usage';
 
-export function usageHandlers(rt: Runtime): Pick<ServiceImpl<typeof RunsService>, 'getUsage'> {
+export function usageHandlers(rt: Wiring): Pick<ServiceImpl<typeof RunsService>, 'getUsage'> {
   return {
     async getUsage(_req, ctx: HandlerContext) {
       const caller = principalOf(ctx);

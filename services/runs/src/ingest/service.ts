@@ -8,7 +8,7 @@ import { AppError, notFound } from '@assay/errors';
 import type { Principal } from '@assay/service-kit';
 import { compileRule } from '../domain/rules';
 import { toSnapshot } from '../domain/snapshot';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { enqueueRunEvent } from '../store/outbox';
 import { activeRules } from '../store/rules';
 import { finishRun, insertRun, lockRun, refreshRunStats, type RunRow, type RunStatus } from '../store/runs';
@@ -36,7 +36,7 @@ const statsOf = (r: RunRow) => ({
 });
 
 export class Ingestion {
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: Wiring) {}
 
   private answer(run: RunRow): RunAnswer {
     return {

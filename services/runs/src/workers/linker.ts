@@ -6,13 +6,13 @@
 import { withTransaction } from '@assay/db';
 import type { Client } from '@connectrpc/connect';
 import type { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { claimPendingLinks, settleLink } from '../store/links';
-import { Loop } from './loop';
+import { Loop } from '@assay/service-kit';
 
 const MAX_ATTEMPTS = 20;
 
-export async function linkOnce(rt: Runtime, client: Client<typeof ManualTestingService>): Promise<number> {
+export async function linkOnce(rt: Wiring, client: Client<typeof ManualTestingService>): Promise<number> {
   return withTransaction(rt.pool, async (c) => {
     const pending = await claimPendingLinks(c, 50);
     for (const l of pending) {
@@ -37,6 +37,6 @@ export async function linkOnce(rt: Runtime, client: Client<typeof ManualTestingS
   });
 }
 
-export function linker(rt: Runtime, client: Client<typeof ManualTestingService>): Loop {
+export function linker(rt: Wiring, client: Client<typeof ManualTestingService>): Loop {
   return new Loop('manual-case-linker', async () => (await linkOnce(rt, client)) === 50, 2000, rt.logger);
 }

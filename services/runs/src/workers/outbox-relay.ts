@@ -9,7 +9,7 @@ import { withTransaction, type Pool } from '@assay/db';
 import { Topics, type EventBus, type EventPublisher } from '@assay/events';
 import type { Logger } from '@assay/logger';
 import { markPublished, pendingEvents, prunePublished } from '../store/outbox';
-import { Loop } from './loop';
+import { Loop } from '@assay/service-kit';
 
 const BATCH = 200;
 const RETENTION_MS = 7 * 86400_000;

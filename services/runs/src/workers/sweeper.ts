@@ -1,11 +1,11 @@
 /** Runs that stopped reporting: `running` with no activity for RUN_INACTIVITY_TIMEOUT_SECONDS → `incomplete` + RUN_FINISHED. */
 import { withTransaction } from '@assay/db';
-import type { Runtime } from '../runtime';
+import type { Wiring } from '../wiring';
 import { enqueueRunEvent } from '../store/outbox';
 import { lockStaleRuns, markIncomplete, refreshRunStats } from '../store/runs';
-import { Loop } from './loop';
+import { Loop } from '@assay/service-kit';
 
-export async function sweepOnce(rt: Runtime): Promise<number> {
+export async function sweepOnce(rt: Wiring): Promise<number> {
   const cutoff = new Date(rt.now().getTime() - rt.config.RUN_INACTIVITY_TIMEOUT_SECONDS * 1000);
   const swept = await withTransaction(rt.pool, async (c) => {
     const stale = await lockStaleRuns(c, cutoff, 100);
@@ -25,7 +25,7 @@ export async function sweepOnce(rt: Runtime): Promise<number> {
   return swept;
 }
 
-export function sweeper(rt: Runtime): Loop {
+export function sweeper(rt: Wiring): Loop {
   const intervalMs = Math.min(60_000, Math.max(200, (rt.config.RUN_INACTIVITY_TIMEOUT_SECONDS * 1000) / 4));
   return new Loop('incomplete-sweeper', async () => (await sweepOnce(rt)) === 100, intervalMs, rt.logger);
 }

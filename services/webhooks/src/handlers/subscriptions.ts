@@ -11,9 +11,9 @@ import {
 } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
 import { newId, withTransaction } from '@assay/db';
 import { AppError, notFound, validation } from '@assay/errors';
-import { principalOf, type Principal, type ServiceContext } from '@assay/service-kit';
-import type { WebhooksConfig } from '../config';
-import { generateSecret, type SecretBox } from '../domain/secrets';
+import { principalOf, type Principal } from '@assay/service-kit';
+import type { Wiring } from '../wiring';
+import { generateSecret } from '../domain/secrets';
 import { refusedLiteral } from '../domain/ssrf';
 import { checkDescription, checkOneOf, checkUrlShape, DELIVERY_STATUSES, normalizeEvents, OUTCOMES, SOURCES } from '../domain/rules';
 import {
@@ -90,8 +90,8 @@ function pageOf(req: { page?: { page: number; limit: number } }) {
 
 type Rpcs = ServiceImpl<typeof WebhooksService>;
 
-export function subscriptionHandlers(ctx: ServiceContext<WebhooksConfig>, secrets: SecretBox): Rpcs {
-  const { pool, config } = ctx;
+export function subscriptionHandlers(w: Wiring): Rpcs {
+  const { pool, config, secrets } = w;
 
   /** Shape, scheme and — unless private targets are allowed — IP-literal hosts; names are checked at send time. */
   function checkUrl(url: string): string {
@@ -138,7 +138,7 @@ export function subscriptionHandlers(ctx: ServiceContext<WebhooksConfig>, secret
         secretCiphertext: secrets.encrypt(secret, id),
         createdBy: caller.userId,
       });
-      ctx.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
+      w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
       return { subscription: toSubscription(row), secret };
     },
 
@@ -180,7 +180,7 @@ export function subscriptionHandlers(ctx: ServiceContext<WebhooksConfig>, secret
     async deleteSubscription(req, hctx) {
       requireWebhookAdmin(hctx);
       if (!(await deleteSubscription(pool, req.projectId, req.id))) throw notFound('Webhook');
-      ctx.logger.info({ subscriptionId: req.id, projectId: req.projectId }, 'webhook subscription deleted');
+      w.logger.info({ subscriptionId: req.id, projectId: req.projectId }, 'webhook subscription deleted');
       return {};
     },
 

@@ -4,8 +4,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Ok, ok } from '../../../schemas/envelope';
-import type { IdentityStore, ScopeProject, TokenRecord } from '../../../identity/store';
+import type { TokenRecord } from '../../../auth/authenticator';
 import type { RateLimits } from '../../../config';
 
 const ProjectRef = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
@@ -37,54 +38,41 @@ export const TokenInfo = Type.Object(
 );
 type TokenInfoValue = Static<typeof TokenInfo>;
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
 
-function groupByOrg(projects: ScopeProject[]) {
-  const byOrg = new Map<string, { id: string; name: string }[]>();
-  for (const p of projects) {
-    const list = byOrg.get(p.orgId) ?? [];
-    list.push({ id: p.projectId, name: p.projectName });
-    byOrg.set(p.orgId, list);
-  }
-  return [...byOrg].map(([orgId, list]) => ({ orgId, projects: list }));
-}
-
-async function describeToken(store: IdentityStore, token: TokenRecord, limits: RateLimits, pathProjectId?: string) {
+async function describeToken(app: FastifyInstance, token: TokenRecord, limits: RateLimits, pathProjectId?: string) {
   const window = 60;
-  const rateLimits = {
-    reads: { limit: limits.reads, windowSeconds: window },
-    writes: { limit: limits.writes, windowSeconds: window },
-    manualRunCreate: { limit: limits.manualRunCreate, windowSeconds: window },
-    pdf: { limit: limits.pdf, windowSeconds: window },
-    ingest: { limit: limits.ingest, windowSeconds: window },
-  };
-  let scopes: TokenInfoValue['scopes'];
-  let covered: ScopeProject[];
-  if (token.type === 'pat' && token.allProjects) {
-    const orgIds = await store.userOrgIds(token.userId!);
-    scopes = orgIds.map((orgId) => ({ orgId, projects: '*' as const }));
-    covered = await store.projectsOfOrgs(orgIds);
-  } else {
-    covered = await store.scopeProjects(token);
-    scopes = [...(token.type === 'api_key' ? ['read', 'ingest'] : []), ...groupByOrg(covered)];
-  }
-  const wildcard = token.type === 'pat' && token.allProjects;
+  const quota = (limit: number) => ({ limit, windowSeconds: window });
+  const res = await app.services.auth.getTokenInfo({ tokenId: token.id, projectId: pathProjectId ?? '' });
+  const scopes: TokenInfoValue['scopes'] = [
+    ...res.permissions,
+    ...res.scopes.map((s) => ({
+      orgId: s.orgId,
+      projects: s.allProjects ? ('*' as const) : s.projects.map((p) => ({ id: p.id, name: p.name })),
+    })),
+  ];
   const info: TokenInfoValue = {
     id: token.id,
     type: token.type,
     scopes,
-    projectName: pathProjectId && !wildcard ? (covered.find((p) => p.projectId === pathProjectId)?.projectName ?? null) : null,
-    expiresAt: iso(token.expiresAt),
-    createdAt: iso(token.createdAt),
-    // The latest recorded use (minute resolution), which includes this request; read fresh, not from cache.
-    lastUsed: iso(await store.touchLastUsed(token.id).then(() => store.lastUsedAt(token.id))),
-    rateLimits,
+    projectName: pathProjectId ? res.projectName || null : null,
+    expiresAt: iso(res.token?.expiresAt),
+    createdAt: iso(res.token?.createdAt),
+    // The latest recorded use (minute resolution), which includes this request.
+    lastUsed: iso(res.token?.lastUsedAt),
+    rateLimits: {
+      reads: quota(limits.reads),
+      writes: quota(limits.writes),
+      manualRunCreate: quota(limits.manualRunCreate),
+      pdf: quota(limits.pdf),
+      ingest: quota(limits.ingest),
+    },
   };
-  if (!pathProjectId && covered.length === 1) info.project = { id: covered[0]!.projectId, name: covered[0]!.projectName };
+  if (!pathProjectId && res.onlyProject) info.project = { id: res.onlyProject.id, name: res.onlyProject.name };
   return info;
 }
 
-export default async function tokenInfoRoutes(app: FastifyInstance, opts: { store: IdentityStore; rateLimits: RateLimits }) {
+export default async function tokenInfoRoutes(app: FastifyInstance, opts: { rateLimits: RateLimits }) {
   app.get(
     '/:projectId/token-info',
     {
@@ -96,7 +84,7 @@ export default async function tokenInfoRoutes(app: FastifyInstance, opts: { stor
       },
     },
     async (request) =>
-      ok(await describeToken(opts.store, request.auth!.token, opts.rateLimits, (request.params as { projectId: string }).projectId)),
+      ok(await describeToken(app, request.auth!.token, opts.rateLimits, (request.params as { projectId: string }).projectId)),
   );
 
   app.get(
@@ -110,6 +98,6 @@ export default async function tokenInfoRoutes(app: FastifyInstance, opts: { stor
         response: { 200: Ok(TokenInfo) },
       },
     },
-    async (request) => ok(await describeToken(opts.store, request.auth!.token, opts.rateLimits)),
+    async (request) => ok(await describeToken(app, request.auth!.token, opts.rateLimits)),
   );
 }

@@ -1,5 +1,6 @@
 -- Up Migration
--- The gateway's own schema: who may call the API and on which projects.
+-- The identity schema (owned by the identity service; created when the gateway still held it): who may call
+-- the API and on which projects.
 
 CREATE TABLE orgs (
   id          text PRIMARY KEY,

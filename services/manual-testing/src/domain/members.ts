@@ -1,5 +1,5 @@
 /**
- * Organization members, as the gateway's IdentityService knows them. This service never reads the identity
+ * Organization members, as the identity service knows them. This service never reads the identity
  * tables: testers and assignees are checked through the ResolveMembers RPC (IDENTITY_URL).
  */
 import type { Client } from '@connectrpc/connect';

@@ -1,5 +1,6 @@
 /**
- * Token secrets. A token reads `svc_pat_<64 hex secret><8 hex CRC-32 of the secret>`: the checksum lets the
+ * Token secrets (spec §5), shared by the identity service (which issues them) and the gateway (which reads
+ * them from requests and sends identity only their SHA-256). A token reads `svc_pat_<64 hex secret><8 hex CRC-32 of the secret>`: the checksum lets the
  * gateway refuse a mistyped or made-up token before any lookup. The compatibility upload key spells the same
  * secret `trx_production_<64 hex>` (also `trx_staging_`, `trx_development_`). Only SHA-256(secret) is stored:
  * a 256-bit random secret needs no slow hash.

@@ -1,6 +1,6 @@
 /** A worker that runs `tick` until stopped: again at once while it finds work, else after `idleMs` or a kick. */
 import type { Logger } from '@assay/logger';
-import type { Worker } from '@assay/service-kit';
+import type { Worker } from './server';
 
 export class Loop implements Worker {
   private running = false;

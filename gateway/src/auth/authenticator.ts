@@ -1,0 +1,190 @@
+/**
+ * Turns an Authorization header into a token and, for a project path, the caller's live access, through the
+ * identity service (AuthService). The gateway never sends a token: it checks its shape and checksum, then asks
+ * by SHA-256 of the secret.
+ *
+ * Answers are cached in Redis for AUTH_CACHE_TTL_SECONDS, each with the generations of the token and its user
+ * it was read at. An entry is reused only while those generations are still the current ones in Redis, which
+ * identity raises once a revocation, rotation or role change has committed (and the gateway raises to what it
+ * loaded, never lowering one). So an entry read before a revocation can be written after it, but never reused:
+ * revocation holds on the very next request, and permission follows the current role. A Redis failure
+ * degrades to asking identity every time.
+ */
+import type { Redis } from 'ioredis';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { Client } from '@connectrpc/connect';
+import { AppError } from '@assay/errors';
+import type { Logger } from '@assay/logger';
+import { AuthService, Role as RoleEnum, TokenType as TokenTypeEnum } from '@assay/proto/assay/identity/v1/identity_pb';
+import type { Role, TokenType } from '@assay/service-kit';
+import { bearerToken, hashSecret, parseToken, parseUploadKey } from '@assay/contracts/identity/tokens';
+import { GENERATION_TTL_SECONDS, generationKey, RAISE_GENERATION } from '@assay/contracts/identity/auth-cache';
+
+export interface TokenRecord {
+  id: string;
+  type: TokenType;
+  userId: string | null;
+  projectId: string | null;
+  allProjects: boolean;
+  expiresAt: string | null;
+  createdAt: string | null;
+  revoked: boolean;
+}
+
+export interface ProjectAccess {
+  projectId: string;
+  projectName: string;
+  orgId: string;
+  /** The user's live role in the project's organization; null when not a member (or an api key). */
+  role: Role | null;
+  userName: string | null;
+  userEmail: string | null;
+  /** Whether the token's scope names this project (or is the wildcard / the api key's project). */
+  covered: boolean;
+}
+
+export interface Authenticated {
+  token: TokenRecord;
+  secretHash: Buffer;
+}
+
+/** A cache entry: the value (null = "does not exist") and the generations it was read at. */
+interface Entry<T> {
+  v: T | null;
+  tid: string;
+  uid: string;
+  g: [string, string];
+}
+
+const ROLES: Partial<Record<RoleEnum, Role>> = {
+  [RoleEnum.OWNER]: 'owner',
+  [RoleEnum.ADMIN]: 'admin',
+  [RoleEnum.MEMBER]: 'member',
+  [RoleEnum.VIEWER]: 'viewer',
+};
+
+const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
+/** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
+const NO_TOKEN = '-';
+
+export class Authenticator {
+  constructor(
+    private readonly identity: Client<typeof AuthService>,
+    private readonly redis: Redis,
+    private readonly ttlSeconds: number,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Bearer token → token record, or 401 UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. */
+  async authenticateBearer(authorization: string | undefined): Promise<Authenticated> {
+    const token = bearerToken(authorization);
+    const secret = token ? parseToken(token) : undefined;
+    if (!secret) throw new AppError('UNAUTHORIZED');
+    return this.authenticateSecret(secret);
+  }
+
+  /** Compatibility upload key (`X-API-Key: trx_production_<hex>`) → token record; api keys only. */
+  async authenticateUploadKey(key: string | undefined): Promise<Authenticated> {
+    const secret = key ? parseUploadKey(key) : undefined;
+    if (!secret) throw new AppError('UNAUTHORIZED');
+    const auth = await this.authenticateSecret(secret);
+    if (auth.token.type !== 'api_key') throw new AppError('UNAUTHORIZED');
+    return auth;
+  }
+
+  private async authenticateSecret(secret: string): Promise<Authenticated> {
+    const secretHash = hashSecret(secret);
+    const token = await this.cached(secretHash, 't', async () => {
+      const res = await this.identity.authenticate({ secretHash });
+      if (!res.found || !res.token) return { value: null, tokenId: NO_TOKEN, userId: '', generations: [0n, 0n] };
+      const t = res.token;
+      const record: TokenRecord = {
+        id: t.id,
+        type: t.type === TokenTypeEnum.API_KEY ? 'api_key' : 'pat',
+        userId: t.userId || null,
+        projectId: t.projectId || null,
+        allProjects: t.allProjects,
+        expiresAt: t.expiresAt ? timestampDate(t.expiresAt).toISOString() : null,
+        createdAt: t.createdAt ? timestampDate(t.createdAt).toISOString() : null,
+        revoked: t.revoked,
+      };
+      return { value: record, tokenId: t.id, userId: t.userId, generations: [res.generations?.token ?? 0n, res.generations?.user ?? 0n] };
+    });
+    if (!token) throw new AppError('UNAUTHORIZED');
+    if (token.revoked) throw new AppError('TOKEN_REVOKED');
+    if (token.expiresAt && new Date(token.expiresAt).getTime() <= this.now().getTime()) throw new AppError('TOKEN_EXPIRED');
+    return { token, secretHash };
+  }
+
+  /** The caller's access to a project, or undefined when the project does not exist. */
+  async projectAccess(auth: Authenticated, projectId: string): Promise<ProjectAccess | undefined> {
+    const access = await this.cached(auth.secretHash, `p:${projectId}`, async () => {
+      const res = await this.identity.getProjectAccess({ tokenId: auth.token.id, projectId });
+      const a = res.access;
+      const value: ProjectAccess | null =
+        res.found && a
+          ? {
+              projectId: a.projectId,
+              projectName: a.projectName,
+              orgId: a.orgId,
+              role: ROLES[a.role] ?? null,
+              userName: a.userName || null,
+              userEmail: a.userEmail || null,
+              covered: a.covered,
+            }
+          : null;
+      return {
+        value,
+        tokenId: auth.token.id,
+        userId: auth.token.userId ?? '',
+        generations: [res.generations?.token ?? 0n, res.generations?.user ?? 0n],
+      };
+    });
+    return access ?? undefined;
+  }
+
+  private genKeys(tokenId: string, userId: string): string[] {
+    return [generationKey.token(tokenId), ...(userId ? [generationKey.user(userId)] : [])];
+  }
+
+  private async cached<T>(
+    hash: Buffer,
+    field: string,
+    load: () => Promise<{ value: T | null; tokenId: string; userId: string; generations: [bigint, bigint] }>,
+  ): Promise<T | null> {
+    if (this.ttlSeconds === 0) return (await load()).value;
+    const key = cacheKey(hash);
+    try {
+      const hit = await this.redis.hget(key, field);
+      if (hit !== null) {
+        const entry = JSON.parse(hit) as Entry<T>;
+        if (entry.tid === NO_TOKEN) return entry.v;
+        const current = await this.redis.mget(...this.genKeys(entry.tid, entry.uid));
+        if (current[0] === entry.g[0] && (entry.uid === '' || current[1] === entry.g[1])) return entry.v;
+      }
+    } catch (err) {
+      this.logger.warn({ err: { message: (err as Error).message } }, 'auth cache read failed; asking identity');
+      return (await load()).value;
+    }
+    const loaded = await load();
+    const entry: Entry<T> = {
+      v: loaded.value,
+      tid: loaded.tokenId,
+      uid: loaded.userId,
+      g: [String(loaded.generations[0]), String(loaded.generations[1])],
+    };
+    try {
+      const multi = this.redis.multi();
+      if (loaded.tokenId !== NO_TOKEN) {
+        // Make the generations current if nobody has yet (raising never lowers what identity set after a change).
+        multi.eval(RAISE_GENERATION, 1, generationKey.token(loaded.tokenId), entry.g[0], String(GENERATION_TTL_SECONDS));
+        if (loaded.userId) multi.eval(RAISE_GENERATION, 1, generationKey.user(loaded.userId), entry.g[1], String(GENERATION_TTL_SECONDS));
+      }
+      await multi.hset(key, field, JSON.stringify(entry)).expire(key, this.ttlSeconds, 'NX').exec();
+    } catch {
+      // A cache write failure only costs the next request a call to identity.
+    }
+    return loaded.value;
+  }
+}

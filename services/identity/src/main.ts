@@ -1,0 +1,5 @@
+import { runMain } from '@assay/service-kit';
+import { loadIdentityConfig } from './config';
+import { identityService } from './service';
+
+runMain(() => identityService(loadIdentityConfig()));

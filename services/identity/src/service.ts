@@ -1,0 +1,25 @@
+/**
+ * The identity service: organizations, users, memberships, projects and tokens (schema `identity`).
+ * AdminService answers only the admin CLI's credential; AuthService serves the gateway; IdentityService the
+ * other services. `identityService(config)` is what main.ts runs; tests may start it with another clock.
+ */
+import path from 'node:path';
+import { AdminService } from '@assay/proto/assay/identity/v1/identity_pb';
+import { defineService, type Clock } from '@assay/service-kit';
+import type { IdentityConfig } from './config';
+import { routes } from './routes';
+import { wire } from './wiring';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+
+export function identityService(config: IdentityConfig, opts: { clock?: Clock } = {}) {
+  return defineService({
+    name: 'identity',
+    config,
+    db: { schema: 'identity', migrationsDir: MIGRATIONS_DIR },
+    adminServices: [AdminService],
+    wire: (ctx) => wire(ctx, opts),
+    routes,
+    workers: (w) => [{ name: 'redis', start: async () => undefined, stop: () => w.close() }],
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * What the handlers, HTTP routes and workers of the runs service share: the pool, deep links, the default
+ * plan, the clock, the manual-testing client and the Kafka bus (the outbox relay publishes through it), plus
+ * two signals: a commit wrote outbox rows, or queued links to manual cases (they wake the workers).
+ */
+import type { Client } from '@connectrpc/connect';
+import type { Pool } from '@assay/db';
+import { createKafkaBus, type EventBus } from '@assay/events';
+import type { Logger } from '@assay/logger';
+import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { createRpcClient, type ServiceContext } from '@assay/service-kit';
+import type { RunsConfig } from './config';
+import { Links } from './domain/snapshot';
+import type { Plan } from './store/usage';
+
+export interface Wiring {
+  pool: Pool;
+  config: RunsConfig;
+  logger: Logger;
+  links: Links;
+  defaultPlan: Plan;
+  now(): Date;
+  /** Not a readiness dependency: ingestion goes on while the broker is down (events wait in the outbox). */
+  bus: EventBus;
+  manualTesting: Client<typeof ManualTestingService>;
+  /** Called after a commit that wrote outbox rows / pending manual links: wakes the workers. */
+  eventsWritten(): void;
+  linksQueued(): void;
+  onEvents(f: () => void): void;
+  onLinks(f: () => void): void;
+}
+
+export function wire(ctx: ServiceContext<RunsConfig>, overrides: { now?: () => Date } = {}): Wiring {
+  const { config } = ctx;
+  const listeners = { events: [] as (() => void)[], links: [] as (() => void)[] };
+  return {
+    pool: ctx.pool,
+    config,
+    logger: ctx.logger,
+    links: new Links(config.PUBLIC_UI_URL),
+    defaultPlan: { planName: config.DEFAULT_PLAN_NAME, testResultsPerMonth: config.DEFAULT_TEST_RESULTS_PER_MONTH },
+    now: overrides.now ?? (() => new Date()),
+    bus: createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'runs-outbox', logger: ctx.logger }),
+    manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, internalToken: config.INTERNAL_AUTH_TOKEN }),
+    eventsWritten: () => listeners.events.forEach((f) => f()),
+    linksQueued: () => listeners.links.forEach((f) => f()),
+    onEvents: (f) => listeners.events.push(f),
+    onLinks: (f) => listeners.links.push(f),
+  };
+}
