@@ -20,6 +20,7 @@ import { ipRateLimit, tokenRateLimit, RateLimitPolicy } from './plugins/app/rate
 import idempotencyPlugin from './plugins/app/idempotency';
 import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/app/input-limits';
 import securityPlugin from './plugins/external/security';
+import { sharedSerializers } from './plugins/app/compilers';
 import openapiPlugin from './plugins/external/openapi';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   });
   if (deps.metrics) httpMetrics(app, deps.metrics);
   // JSON only: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify would otherwise accept text/plain).

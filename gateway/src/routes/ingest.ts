@@ -14,7 +14,8 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { AppError } from '@assay/errors';
 import type { Authenticator } from '../auth/authenticator';
 import { sendError } from '../plugins/app/errors';
-import { documentErrorResponses, Ok } from '../schemas/envelope';
+import { Ok } from '@assay/contracts/common/envelope';
+import { documentErrorResponses } from '../plugins/app/error-responses';
 import { TestStatsSchema } from './public/test-runs/schemas';
 import { fetchFromService, jsonOf } from './service-http';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import autoload from '@fastify/autoload';
 import type { FastifyInstance } from 'fastify';
-import { documentErrorResponses } from '../schemas/envelope';
+import { documentErrorResponses } from '../plugins/app/error-responses';
 import type { RateLimits } from '../config';
 
 export const PUBLIC_PREFIX = '/api/v1/public';

@@ -3,7 +3,7 @@
  * serialization resolves them and OpenAPI lists them under components. A family adds its shared shapes here.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope, Pagination } from './envelope';
+import { ErrorEnvelope, Pagination } from '@assay/contracts/common/envelope';
 import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
 import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSchema } from '../routes/public/manual-test-cases/schemas';
 import { ReleaseSchema } from '../routes/public/releases/schemas';

@@ -1,4 +1,8 @@
-/** A worker that runs `tick` until stopped: again at once while it finds work, else after `idleMs` or a kick. */
+/**
+ * A worker that runs `tick` until stopped: again at once while it reports more work, else after `idleMs` or a
+ * kick (a kick that arrives while a tick runs is remembered, so work signalled meanwhile is never left waiting
+ * for the next poll). A tick that throws is logged and retried with exponential backoff (200 ms … maxBackoffMs).
+ */
 import type { Logger } from '@assay/logger';
 import type { Worker } from './server';
 
@@ -8,6 +12,7 @@ export class Loop implements Worker {
   private wake: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
+  private kicked = false;
 
   constructor(
     readonly name: string,
@@ -18,6 +23,7 @@ export class Loop implements Worker {
   ) {}
 
   kick(): void {
+    this.kicked = true;
     this.wake?.();
   }
 
@@ -33,10 +39,15 @@ export class Loop implements Worker {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.kicked) {
+      this.kicked = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       this.wake = () => {
         clearTimeout(this.timer);
         this.wake = undefined;
+        this.kicked = false;
         resolve();
       };
       this.timer = setTimeout(() => this.wake?.(), ms);

@@ -100,7 +100,7 @@ declare module 'fastify' {
   }
 }
 
-function requestContextInterceptor(): Interceptor {
+export function requestContextInterceptor(): Interceptor {
   return (next) => (req) => {
     const id = sanitizeRequestId(req.header.get(REQUEST_ID_HEADER)) ?? randomUUID();
     return runWithRequestId(id, () => next(req));
@@ -131,11 +131,20 @@ export function errorAndAccessLogInterceptor(logger: Logger): Interceptor {
   };
 }
 
-function principalInterceptor(): Interceptor {
+export function principalInterceptor(): Interceptor {
   return (next) => (req) => {
     req.contextValues.set(principalKey, decodePrincipal(req.header.get(PRINCIPAL_HEADER)));
     return next(req);
   };
+}
+
+/**
+ * What every call into a service's handlers goes through, whatever the transport: the request id, the error
+ * mapping and access log, and the caller principal. (startService adds metrics, the in-flight count and the
+ * internal authentication around them; handler tests use exactly these three over an in-memory transport.)
+ */
+export function handlerInterceptors(logger: Logger): Interceptor[] {
+  return [requestContextInterceptor(), errorAndAccessLogInterceptor(logger), principalInterceptor()];
 }
 
 export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {

@@ -10,3 +10,4 @@ export * from './context';
 export * from './databases';
 export * from './private';
 export * from './webhooks';
+export * from './unit';

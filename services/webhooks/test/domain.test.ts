@@ -9,7 +9,8 @@ import { loadWebhooksConfig } from '../src/config';
 import { generateSecret, SecretBox } from '../src/domain/secrets';
 import { refusedLiteral, refusedRange } from '../src/domain/ssrf';
 import { Sender } from '../src/domain/sender';
-import { normalizeEvents } from '../src/domain/rules';
+import { eventsToProto } from '@assay/contracts/webhooks/webhooks';
+import { eventsOf } from '../src/domain/rules';
 
 const KEY = 'k'.repeat(48);
 const INTERNAL = { INTERNAL_AUTH_TOKEN: 'c'.repeat(32), INTERNAL_CALLERS: `gateway:${'0'.repeat(64)}` };
@@ -50,10 +51,11 @@ describe('signing secrets at rest', () => {
 });
 
 describe('events', () => {
-  it('normalizes both spellings and refuses others', () => {
-    expect(normalizeEvents(['run.finished', 'run.started', 'RUN_FINISHED'])).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
-    expect(() => normalizeEvents([])).toThrow();
-    expect(() => normalizeEvents(['Run.Started'])).toThrow();
+  it('both spellings map to the same proto events (the contract), de-duplicated in canonical order; others are refused', () => {
+    expect(eventsOf(eventsToProto(['run.finished', 'run.started', 'RUN_FINISHED']))).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+    expect(() => eventsOf([])).toThrow();
+    // An unknown spelling maps to UNSPECIFIED, which the service refuses.
+    expect(() => eventsOf(eventsToProto(['Run.Started']))).toThrow();
   });
 });
 

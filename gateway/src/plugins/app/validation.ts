@@ -19,9 +19,17 @@ export default fp(
     const bodyAjv = ajv({ removeAdditional: false, coerceTypes: false });
     const queryAjv = ajv({ removeAdditional: 'all', coerceTypes: 'array' });
     const otherAjv = ajv({ removeAdditional: false, coerceTypes: true });
+    // The alias prefix repeats every public route: identical schemas share one compiled validator.
+    const cache = new Map<string, ReturnType<typeof bodyAjv.compile>>();
     app.setValidatorCompiler(({ schema, httpPart }) => {
-      const compiler = httpPart === 'body' ? bodyAjv : httpPart === 'querystring' ? queryAjv : otherAjv;
-      return compiler.compile(schema);
+      const key = `${httpPart}:${JSON.stringify(schema)}`;
+      let validate = cache.get(key);
+      if (!validate) {
+        const compiler = httpPart === 'body' ? bodyAjv : httpPart === 'querystring' ? queryAjv : otherAjv;
+        validate = compiler.compile(schema);
+        cache.set(key, validate);
+      }
+      return validate;
     });
   },
   { name: 'validation' },

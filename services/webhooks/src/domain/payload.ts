@@ -5,9 +5,9 @@
  */
 import { isoOrNull, runSnapshotToJson } from '@assay/api-shapes';
 import { RunEventType, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import { EVENT_NAMES, type EventType } from './rules';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '@assay/contracts/webhooks/values';
 
-export function eventTypeOf(e: RunLifecycleEvent): EventType | undefined {
+export function eventTypeOf(e: RunLifecycleEvent): WebhookEventName | undefined {
   if (e.type === RunEventType.RUN_STARTED) return 'RUN_STARTED';
   if (e.type === RunEventType.RUN_FINISHED) return 'RUN_FINISHED';
   return undefined;
@@ -19,11 +19,11 @@ export function hasFailures(e: RunLifecycleEvent): boolean {
   return (s?.failed ?? 0) > 0 || (s?.timedOut ?? 0) > 0;
 }
 
-export function buildPayload(e: RunLifecycleEvent, event: EventType): string {
+export function buildPayload(e: RunLifecycleEvent, event: WebhookEventName): string {
   const body = {
     id: e.eventId,
     event,
-    eventName: EVENT_NAMES[event],
+    eventName: WEBHOOK_EVENT_NAMES[event],
     createdAt: isoOrNull(e.occurredAt) ?? new Date().toISOString(),
     projectId: e.projectId,
     data: { run: e.run ? runSnapshotToJson(e.run) : null },

@@ -1,8 +1,8 @@
 /** SQL for deliveries and their attempts: created by the consumer, claimed and completed by the dispatcher. */
 import { randomBytes } from 'node:crypto';
 import type { PoolClient, Queryable } from '@assay/db';
-import { DISABLE_AFTER_CONSECUTIVE_FAILURES } from '../domain/rules';
-import { stopPendingDeliveries } from './subscriptions';
+import { DISABLE_AFTER_CONSECUTIVE_FAILURES } from '@assay/contracts/webhooks/values';
+import { stopPendingDeliveries } from './webhooks';
 
 export interface DeliveryRow {
   id: string;

@@ -12,7 +12,7 @@
  */
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
-import type { Worker } from '@assay/service-kit';
+import { Loop, type Clock, type Worker } from '@assay/service-kit';
 import type { SecretBox } from '../domain/secrets';
 import type { AttemptResult, Sender } from '../domain/sender';
 import {
@@ -36,7 +36,7 @@ export interface DispatcherOptions {
   timeoutMs: number;
   concurrency: number;
   pollIntervalMs: number;
-  clock?: () => Date;
+  clock: Clock;
   /** Called after each recorded attempt (metrics). */
   onAttempt?: (d: ClaimedDelivery, completion: CompletionResult, result: AttemptResult) => void;
 }
@@ -44,16 +44,14 @@ export interface DispatcherOptions {
 export class Dispatcher implements Worker {
   readonly name = 'webhook-dispatcher';
   readonly #o: DispatcherOptions;
-  readonly #clock: () => Date;
+  readonly #clock: Clock;
   readonly #inFlight = new Set<Promise<void>>();
-  #running = false;
-  #loop?: Promise<void>;
-  #wakeUp?: () => void;
-  #woken = false;
+  readonly #loop: Loop;
 
   constructor(opts: DispatcherOptions) {
     this.#o = opts;
-    this.#clock = opts.clock ?? (() => new Date());
+    this.#clock = opts.clock;
+    this.#loop = new Loop(this.name, () => this.#tick(), opts.pollIntervalMs, opts.logger);
   }
 
   get maxAttempts(): number {
@@ -62,40 +60,33 @@ export class Dispatcher implements Worker {
 
   /** Asks the loop to look for due deliveries now (new deliveries were created). */
   wake(): void {
-    this.#woken = true;
-    this.#wakeUp?.();
+    this.#loop.kick();
   }
 
-  async start(): Promise<void> {
-    this.#running = true;
-    this.#loop = this.#run();
+  start(): Promise<void> {
+    return this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    this.#running = false;
-    this.wake();
-    await this.#loop;
+    await this.#loop.stop();
     // The attempts in hand finish (bounded by the timeout) and are recorded.
     await Promise.allSettled([...this.#inFlight]);
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      let claimedAll = false;
-      const free = this.#o.concurrency - this.#inFlight.size;
-      if (free > 0) {
-        try {
-          const now = this.#clock();
-          const claimed = await claimDue(this.#o.pool, now, free, new Date(now.getTime() + this.#o.timeoutMs + LEASE_MARGIN_MS));
-          for (const d of claimed) this.#track(this.#process(d));
-          claimedAll = claimed.length === free;
-        } catch (err) {
-          this.#o.logger.warn({ err: { message: (err as Error).message } }, 'claiming due deliveries failed');
-        }
-      }
-      // A full batch suggests more are due: go again as soon as a slot is free; otherwise wait for the poll.
-      if (!claimedAll || this.#inFlight.size >= this.#o.concurrency) await this.#sleep(this.#o.pollIntervalMs);
+  /**
+   * Claims as many due deliveries as there are free slots and starts them. Busy (look again at once) when it
+   * filled every slot; with no slot free it waits for an attempt to finish first.
+   */
+  async #tick(): Promise<boolean> {
+    const free = this.#o.concurrency - this.#inFlight.size;
+    if (free <= 0) {
+      await Promise.race(this.#inFlight);
+      return true;
     }
+    const now = this.#clock();
+    const claimed = await claimDue(this.#o.pool, now, free, new Date(now.getTime() + this.#o.timeoutMs + LEASE_MARGIN_MS));
+    for (const d of claimed) this.#track(this.#process(d));
+    return claimed.length === free;
   }
 
   #track(p: Promise<void>): void {
@@ -103,25 +94,6 @@ export class Dispatcher implements Worker {
     void p.finally(() => {
       this.#inFlight.delete(p);
       this.wake();
-    });
-  }
-
-  #sleep(ms: number): Promise<void> {
-    if (this.#woken) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wakeUp = () => {
-        this.#wakeUp = undefined;
-        this.#woken = false;
-        done();
-      };
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Worker } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
-import { RunEventConsumer } from './consumer';
+import { runEventConsumer } from './consumer';
 import { Dispatcher } from './dispatcher';
 
 /** Started in order, stopped in reverse: the consumer first, then the dispatcher finishes the attempts in hand, then the HTTP agent closes its connections. */
@@ -21,7 +21,7 @@ export function workers(w: Wiring): Worker[] {
       if (completion.disabledSubscription) metrics.disabled();
     },
   });
-  const consumer = new RunEventConsumer({
+  const consumer = runEventConsumer({
     bus: w.bus,
     pool: w.pool,
     logger: w.logger.child({ component: 'consumer' }),

@@ -1,7 +1,7 @@
 /** GET /action-rules/summary (spec §4.2): counts per operation of the active rules and quarantined tests in the window. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 
 export default async function actionRuleRoutes(app: FastifyInstance) {
   app.get(

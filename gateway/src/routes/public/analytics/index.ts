@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 import {
   AnalyticsBreakdownSchema,
   AnalyticsDaySchema,

@@ -1,7 +1,7 @@
 /** GET /dashboard (CONTRACT §2): a fixed 30-day window; no query parameters (any given are stripped). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 import { runSnapshotToJson } from '@assay/api-shapes';
 import { TestRunSchema } from '../test-runs/schemas';
 import {

@@ -1,7 +1,7 @@
 /** GET /debug-bundle at run, suite or test scope (deepest id wins); `format=md` answers text/markdown, no envelope. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 
 export default async function debugBundleRoutes(app: FastifyInstance) {
   app.get(

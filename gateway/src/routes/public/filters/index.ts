@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 
 const KINDS = ['environments', 'branches', 'developers', 'tags'] as const;
 

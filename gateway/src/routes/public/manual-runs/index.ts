@@ -4,9 +4,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { defined, nullableString, ProjectParams } from '../../../schemas/manual-testing';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
+import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
 import {
   CreateManualRunBody,
   ManualRunSchema,

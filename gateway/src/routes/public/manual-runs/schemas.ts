@@ -16,7 +16,7 @@ import {
   Nullable,
   Person,
   personJson,
-} from '../../../schemas/manual-testing';
+} from '@assay/contracts/common/json';
 
 const VERDICTS = ['untested', 'passed', 'failed', 'blocked', 'skipped', 'retest'];
 const Verdict = Type.Union(VERDICTS.map((v) => Type.Literal(v)));

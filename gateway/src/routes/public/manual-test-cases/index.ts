@@ -5,9 +5,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { StepInput } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { defined, ProjectParams } from '../../../schemas/manual-testing';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
+import { defined, ProjectParams } from '@assay/contracts/common/json';
 import {
   CaseDetailSchema,
   CaseListItemSchema,

@@ -1,7 +1,7 @@
 /** Spec §2.3 case shapes (list item and detail) and the §4.4 create/update bodies. */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ClassicStep, GherkinStep, StepInput, TestCase } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { DateTime, iso, isoRequired, Nullable, Person, personJson } from '../../../schemas/manual-testing';
+import { DateTime, iso, isoRequired, Nullable, Person, personJson } from '@assay/contracts/common/json';
 
 // ---- reads
 

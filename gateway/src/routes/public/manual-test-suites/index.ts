@@ -1,9 +1,9 @@
 /** Manual test suites: create (spec §4.4), update/move (CONTRACT §2) and list as a tree (spec §2.4). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { nullableString } from '../../../schemas/manual-testing';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
+import { nullableString } from '@assay/contracts/common/json';
 import {
   CreateSuiteBody,
   SuiteSchema,

@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { FastifyInstance } from 'fastify';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { defined, nullableString, ProjectParams } from '../../../schemas/manual-testing';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
+import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
 import { CreateReleaseBody, ReleaseSchema, releaseToJson, UpdateReleaseBody, type ReleaseBodyValue } from './schemas';
 
 const ReleaseParams = Type.Object({ projectId: Type.String(), releaseId: Type.String() });

@@ -13,7 +13,7 @@ import {
   Nullable,
   Person,
   personJson,
-} from '../../../schemas/manual-testing';
+} from '@assay/contracts/common/json';
 
 const BuildTargetJson = Type.Object({
   platform: Type.Union(['web', 'ios', 'android', 'api'].map((p) => Type.Literal(p))),

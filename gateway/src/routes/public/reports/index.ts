@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ID_PATTERN } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 import { fetchFromService, relayStream } from '../../service-http';
 import {
   CreateReportBody,

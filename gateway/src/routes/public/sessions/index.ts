@@ -1,9 +1,9 @@
 /** Exploratory sessions (spec §3, §4.4; CONTRACT §2): create, update (`status: closed` closes), get, list. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
-import { defined, nullableString, ProjectParams } from '../../../schemas/manual-testing';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
+import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
 import { CreateSessionBody, SessionSchema, sessionToJson, UpdateSessionBody, type SessionBodyValue } from './schemas';
 
 const SessionParams = Type.Object({ projectId: Type.String(), sessionId: Type.String() });

@@ -13,7 +13,7 @@ import {
   Nullable,
   Person,
   personJson,
-} from '../../../schemas/manual-testing';
+} from '@assay/contracts/common/json';
 
 export const SessionSchema = Type.Object(
   {

@@ -1,8 +1,8 @@
 /** GET /specs (CONTRACT §2): spec-file health over a rolling window (`days` snapped to 7, 30 or 90), paginated. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { OkPage } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
+import { OkPage } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { AnalyticsSpecSchema, DaysQuery, snapDaysHook, specJson } from '../analytics/schemas';
 
 export default async function specRoutes(app: FastifyInstance) {

@@ -4,8 +4,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { OkPage } from '../../../schemas/envelope';
-import { EXPLORER_PAGE_SIZES, PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
+import { OkPage } from '@assay/contracts/common/envelope';
+import { EXPLORER_PAGE_SIZES, PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { AnalyticsTestSchema, DaysQuery, snapDaysHook, testJson } from '../analytics/schemas';
 
 const Enum = (values: string[], description: string) => Type.Optional(Type.Unsafe<string>({ type: 'string', enum: values, description }));

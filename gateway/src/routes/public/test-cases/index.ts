@@ -1,8 +1,8 @@
 /** GET /test-cases/history (offset pagination) and GET /test-cases/{caseId} (`include` = history or all). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
-import { Limit, MAX_PAGE } from '../../../schemas/pagination';
+import { Ok, ok } from '@assay/contracts/common/envelope';
+import { Limit, MAX_PAGE } from '@assay/contracts/common/pagination';
 import { parseInclude } from '../test-runs';
 
 const Free = Type.Object({}, { additionalProperties: true });

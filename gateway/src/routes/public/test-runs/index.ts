@@ -6,8 +6,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AppError } from '@assay/errors';
-import { Ok, OkPage, ok } from '../../../schemas/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '../../../schemas/pagination';
+import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
+import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { runSnapshotToJson } from '@assay/api-shapes';
 import { TestCaseSchema, TestRunDetailSchema, TestRunSchema } from './schemas';
 

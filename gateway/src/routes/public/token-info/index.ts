@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 import type { TokenRecord } from '../../../auth/authenticator';
 import type { RateLimits } from '../../../config';
 

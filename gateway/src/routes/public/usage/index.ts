@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Ok, ok } from '../../../schemas/envelope';
+import { Ok, ok } from '@assay/contracts/common/envelope';
 
 export default async function usageRoutes(app: FastifyInstance) {
   app.get(

@@ -5,29 +5,33 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Ok, ok } from '../../../schemas/envelope';
-import { PageQuery, type PageQueryValue } from '../../../schemas/pagination';
+import { Ok, ok } from '@assay/contracts/common/envelope';
+import { ProjectParams } from '@assay/contracts/common/json';
+import { PageQuery, pageOf } from '@assay/contracts/common/pagination';
 import {
   CreatedWebhookSchema,
   CreateWebhookBody,
+  DeliveriesQuery,
   DeliverySchema,
+  deliveryStatus,
   deliveryToJson,
+  eventsToProto,
+  OkWebhookPage,
+  outcome,
+  source,
   UpdateWebhookBody,
-  WebhookPagination,
   webhookPagination,
+  WebhookParams,
   WebhookSchema,
   webhookToJson,
-  type CreateWebhookBodyValue,
-  type UpdateWebhookBodyValue,
-} from './schemas';
+} from '@assay/contracts/webhooks/webhooks';
+import { typed } from '../../typed';
 
-const ProjectParams = Type.Object({ projectId: Type.String() });
-const WebhookParams = Type.Object({ projectId: Type.String(), webhookId: Type.String() });
-const OkWebhookPage = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
-  Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: WebhookPagination });
 const TAGS = ['Webhooks'];
 
-export default async function webhookRoutes(app: FastifyInstance) {
+export default async function webhookRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.get(
     '/:projectId/webhooks',
     {
@@ -40,16 +44,15 @@ export default async function webhookRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue;
+      const { page, limit } = pageOf(request.query);
       const res = await app.services.webhooks.listSubscriptions(
-        { projectId, page: { page: q.page, limit: q.limit } },
+        { projectId: request.params.projectId, page: { page, limit } },
         request.callOptions(),
       );
       return {
-        success: true,
+        success: true as const,
         data: res.subscriptions.map(webhookToJson),
-        pagination: webhookPagination(q.page, q.limit, Number(res.page?.total ?? 0)),
+        pagination: webhookPagination(page, limit, Number(res.page?.total ?? 0)),
       };
     },
   );
@@ -67,16 +70,15 @@ export default async function webhookRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const body = request.body as CreateWebhookBodyValue;
+      const { body } = request;
       const res = await app.services.webhooks.createSubscription(
         {
-          projectId,
+          projectId: request.params.projectId,
           url: body.url,
-          events: body.events,
-          outcome: body.conditions?.outcome,
+          events: eventsToProto(body.events),
+          outcome: body.conditions?.outcome === undefined ? undefined : outcome.toProto(body.conditions.outcome),
           description: body.description,
-          source: body.source,
+          source: body.source === undefined ? undefined : source.toProto(body.source),
         },
         request.callOptions(),
       );
@@ -91,7 +93,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
       schema: { tags: TAGS, summary: 'Get a webhook subscription', params: WebhookParams, response: { 200: Ok(WebhookSchema) } },
     },
     async (request) => {
-      const { projectId, webhookId } = request.params as { projectId: string; webhookId: string };
+      const { projectId, webhookId } = request.params;
       const res = await app.services.webhooks.getSubscription({ projectId, id: webhookId }, request.callOptions());
       return ok(webhookToJson(res.subscription!));
     },
@@ -110,15 +112,15 @@ export default async function webhookRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, webhookId } = request.params as { projectId: string; webhookId: string };
-      const body = request.body as UpdateWebhookBodyValue;
+      const { projectId, webhookId } = request.params;
+      const { body } = request;
       const res = await app.services.webhooks.updateSubscription(
         {
           projectId,
           id: webhookId,
           url: body.url,
-          events: body.events ? { events: body.events } : undefined,
-          outcome: body.conditions?.outcome,
+          events: body.events ? { events: eventsToProto(body.events) } : undefined,
+          outcome: body.conditions?.outcome === undefined ? undefined : outcome.toProto(body.conditions.outcome),
           active: body.active,
           description: body.description,
         },
@@ -140,7 +142,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, webhookId } = request.params as { projectId: string; webhookId: string };
+      const { projectId, webhookId } = request.params;
       await app.services.webhooks.deleteSubscription({ projectId, id: webhookId }, request.callOptions());
       return ok({ _id: webhookId, deleted: true as const });
     },
@@ -153,24 +155,22 @@ export default async function webhookRoutes(app: FastifyInstance) {
         tags: TAGS,
         summary: 'List the deliveries of a subscription, newest first (payload excluded)',
         params: WebhookParams,
-        querystring: Type.Object({
-          ...PageQuery(),
-          status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')])),
-        }),
+        querystring: DeliveriesQuery,
         response: { 200: OkWebhookPage(DeliverySchema) },
       },
     },
     async (request) => {
-      const { projectId, webhookId } = request.params as { projectId: string; webhookId: string };
-      const q = request.query as PageQueryValue & { status?: string };
+      const { projectId, webhookId } = request.params;
+      const { page, limit } = pageOf(request.query);
+      const { status } = request.query;
       const res = await app.services.webhooks.listDeliveries(
-        { projectId, webhookId, status: q.status, page: { page: q.page, limit: q.limit } },
+        { projectId, webhookId, status: status === undefined ? undefined : deliveryStatus.toProto(status), page: { page, limit } },
         request.callOptions(),
       );
       return {
-        success: true,
+        success: true as const,
         data: res.deliveries.map(deliveryToJson),
-        pagination: webhookPagination(q.page, q.limit, Number(res.page?.total ?? 0)),
+        pagination: webhookPagination(page, limit, Number(res.page?.total ?? 0)),
       };
     },
   );

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ActionRule } from '@assay/proto/assay/runs/v1/runs_pb';
-import { PageQuery, pagination, type PageQueryValue } from '../../../schemas/pagination';
+import { PageQuery, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 
 const DateOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 export const ActionRuleSchema = Type.Object(

@@ -12,10 +12,13 @@ import {
 import { newId, withTransaction } from '@assay/db';
 import { AppError, notFound, validation } from '@assay/errors';
 import { principalOf, type Principal } from '@assay/service-kit';
+import type { DeliveryStatusName, OutcomeName, SourceName, WebhookEventName } from '@assay/contracts/webhooks/values';
 import type { Wiring } from '../wiring';
 import { generateSecret } from '../domain/secrets';
 import { refusedLiteral } from '../domain/ssrf';
-import { checkDescription, checkOneOf, checkUrlShape, DELIVERY_STATUSES, normalizeEvents, OUTCOMES, SOURCES } from '../domain/rules';
+import { checkDescription, checkUrlShape, enumValue, eventsOf } from '../domain/rules';
+import { deliveryStatus, outcome as outcomes, source as sources, webhookEvent } from '@assay/contracts/webhooks/webhooks';
+import { paging, pageInfo } from '@assay/service-kit';
 import {
   countSubscriptions,
   deleteSubscription,
@@ -26,7 +29,7 @@ import {
   updateSubscription,
   type SubscriptionPatch,
   type SubscriptionRow,
-} from '../store/subscriptions';
+} from '../store/webhooks';
 import { countDeliveries, listDeliveries, type DeliveryRow } from '../store/deliveries';
 
 export const DISABLED_BY_REQUEST = 'disabled by an API request (active set to false)';
@@ -36,11 +39,11 @@ function toSubscription(r: SubscriptionRow): Subscription {
     id: r.id,
     projectId: r.projectId,
     url: r.url,
-    events: r.events,
-    outcome: r.outcome,
+    events: r.events.map((e) => webhookEvent.toProto(e as WebhookEventName)),
+    outcome: outcomes.toProto(r.outcome as OutcomeName),
     active: r.active,
     description: r.description,
-    source: r.source,
+    source: sources.toProto(r.source as SourceName),
     consecutiveFailures: r.consecutiveFailures,
     disabledReason: r.disabledReason ?? undefined,
     lastDeliveryAt: r.lastDeliveryAt ? timestampFromDate(r.lastDeliveryAt) : undefined,
@@ -53,9 +56,9 @@ function toDelivery(r: DeliveryRow): Delivery {
   return create(DeliverySchema, {
     id: r.id,
     webhookId: r.subscriptionId,
-    event: r.event,
+    event: webhookEvent.toProto(r.event as WebhookEventName),
     runId: r.runId,
-    status: r.status,
+    status: deliveryStatus.toProto(r.status as DeliveryStatusName),
     attempt: r.attempt,
     nextAttemptAt: r.nextAttemptAt ? timestampFromDate(r.nextAttemptAt) : undefined,
     statusCode: r.statusCode ?? undefined,
@@ -82,15 +85,9 @@ function requireWebhookAdmin(ctx: HandlerContext): Principal {
   return p;
 }
 
-function pageOf(req: { page?: { page: number; limit: number } }) {
-  const page = Math.max(1, req.page?.page || 1);
-  const limit = Math.min(100, Math.max(1, req.page?.limit || 10));
-  return { page, limit, offset: (page - 1) * limit };
-}
-
 type Rpcs = ServiceImpl<typeof WebhooksService>;
 
-export function subscriptionHandlers(w: Wiring): Rpcs {
+export function webhookHandlers(w: Wiring): Rpcs {
   const { pool, config, secrets } = w;
 
   /** Shape, scheme and — unless private targets are allowed — IP-literal hosts; names are checked at send time. */
@@ -110,20 +107,20 @@ export function subscriptionHandlers(w: Wiring): Rpcs {
   return {
     async listSubscriptions(req, hctx) {
       requireMember(hctx);
-      const { page, limit, offset } = pageOf(req);
+      const p = paging(req.page);
       const [total, rows] = await Promise.all([
         countSubscriptions(pool, req.projectId),
-        listSubscriptions(pool, req.projectId, limit, offset),
+        listSubscriptions(pool, req.projectId, p.limit, p.offset),
       ]);
-      return { subscriptions: rows.map(toSubscription), page: { page, limit, total: BigInt(total) } };
+      return { subscriptions: rows.map(toSubscription), page: pageInfo(p, total) };
     },
 
     async createSubscription(req, hctx) {
       const caller = requireWebhookAdmin(hctx);
       const url = checkUrl(req.url);
-      const events = normalizeEvents(req.events);
-      const outcome = checkOneOf(req.outcome ?? 'any', OUTCOMES, 'body.conditions.outcome');
-      const source = checkOneOf(req.source ?? 'api', SOURCES, 'body.source');
+      const events = eventsOf(req.events);
+      const outcome = req.outcome === undefined ? 'any' : enumValue(outcomes, req.outcome, 'body.conditions.outcome');
+      const source = req.source === undefined ? 'api' : enumValue(sources, req.source, 'body.source');
       const description = checkDescription(req.description ?? '');
       const id = newId();
       const secret = generateSecret();
@@ -156,8 +153,8 @@ export function subscriptionHandlers(w: Wiring): Rpcs {
       }
       const patch: SubscriptionPatch = {};
       if (req.url !== undefined) patch.url = checkUrl(req.url);
-      if (req.events !== undefined) patch.events = normalizeEvents(req.events.events);
-      if (req.outcome !== undefined) patch.outcome = checkOneOf(req.outcome, OUTCOMES, 'body.conditions.outcome');
+      if (req.events !== undefined) patch.events = eventsOf(req.events.events);
+      if (req.outcome !== undefined) patch.outcome = enumValue(outcomes, req.outcome, 'body.conditions.outcome');
       if (req.description !== undefined) patch.description = checkDescription(req.description);
       if (req.active === true) {
         // Re-enabling (or confirming) clears the failure count and the reason (spec §3).
@@ -186,12 +183,15 @@ export function subscriptionHandlers(w: Wiring): Rpcs {
 
     async listDeliveries(req, hctx) {
       requireMember(hctx);
-      const status = req.status === undefined ? undefined : checkOneOf(req.status, DELIVERY_STATUSES, 'query.status');
+      const status = req.status === undefined ? undefined : enumValue(deliveryStatus, req.status, 'query.status');
       const sub = await findSubscription(pool, req.projectId, req.webhookId);
       if (!sub) throw notFound('Webhook');
-      const { page, limit, offset } = pageOf(req);
-      const [total, rows] = await Promise.all([countDeliveries(pool, sub.id, status), listDeliveries(pool, sub.id, status, limit, offset)]);
-      return { deliveries: rows.map(toDelivery), page: { page, limit, total: BigInt(total) } };
+      const p = paging(req.page);
+      const [total, rows] = await Promise.all([
+        countDeliveries(pool, sub.id, status),
+        listDeliveries(pool, sub.id, status, p.limit, p.offset),
+      ]);
+      return { deliveries: rows.map(toDelivery), page: pageInfo(p, total) };
     },
   };
 }

@@ -5,17 +5,19 @@
 import { Type } from '@sinclair/typebox';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
 export const MAX_PAGE = 1_000_000;
 export const EXPLORER_PAGE_SIZES = [10, 25, 50] as const;
 
 export const Limit = (sizes: readonly number[] = PAGE_SIZES) =>
-  Type.Unsafe<number>({ type: 'integer', enum: [...sizes], default: 10, description: `page size: one of ${sizes.join(', ')}` });
+  Type.Unsafe<number>({ type: 'integer', enum: [...sizes], default: DEFAULT_LIMIT, description: `page size: one of ${sizes.join(', ')}` });
 
 /** Both optional (the defaults apply when absent, so the document must not call them required). */
 export const PageQuery = (sizes: readonly number[] = PAGE_SIZES) => ({
   // The upper bound keeps page × limit inside the services' 32-bit page fields (found by fuzzing).
   page: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `page number, from 1 (at most ${MAX_PAGE})` }),
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `page number, from 1 (at most ${MAX_PAGE})` }),
   ),
   limit: Type.Optional(Limit(sizes)),
 });
@@ -24,6 +26,12 @@ export interface PageQueryValue {
   page: number;
   limit: number;
 }
+
+/** The page a validated query asks for (Ajv has filled the defaults; the types cannot know it). */
+export const pageOf = (q: { page?: number; limit?: number }): PageQueryValue => ({
+  page: q.page ?? DEFAULT_PAGE,
+  limit: q.limit ?? DEFAULT_LIMIT,
+});
 
 export interface PaginationValue {
   page: number;

@@ -1,6 +1,5 @@
 /** The envelopes of spec §2.1 as TypeBox schemas: they drive validation, serialization and OpenAPI. */
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { RouteOptions } from 'fastify';
 import { Reasons } from '@assay/errors';
 
 export const ErrorEnvelope = Type.Object(
@@ -44,13 +43,3 @@ export function ok<T>(data: T): { success: true; data: T } {
 
 /** Error statuses every API operation may answer, each with the error envelope. */
 export const ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503] as const;
-
-/**
- * onRoute hook of an API scope: documents (and serializes) every error status with the envelope, so the
- * OpenAPI document and the fuzzer know every answer an operation can give.
- */
-export function documentErrorResponses(route: RouteOptions): void {
-  const schema = (route.schema ??= {});
-  const response = (schema.response ??= {}) as Record<number, unknown>;
-  for (const status of ERROR_STATUSES) response[status] ??= { $ref: 'ErrorEnvelope#' };
-}

@@ -1,0 +1,194 @@
+/**
+ * The `webhooks` family (spec §2.6, §4.3): the subscription and delivery shapes, the create and update bodies,
+ * the path and query parameters, the webhook pagination variant, and the proto → JSON mappers.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import {
+  DeliveryStatus,
+  Outcome,
+  Source,
+  WebhookEvent,
+  type Delivery,
+  type Subscription,
+} from '@assay/proto/assay/webhooks/v1/webhooks_pb';
+import { enumMap } from '../common/enums';
+import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import { PageQuery } from '../common/pagination';
+import {
+  DELIVERY_STATUSES,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_URL_LENGTH,
+  OUTCOMES,
+  SOURCES,
+  WEBHOOK_EVENT_ALIASES,
+  WEBHOOK_EVENTS,
+  type DeliveryStatusName,
+  type OutcomeName,
+  type SourceName,
+  type WebhookEventName,
+} from './values';
+
+export const webhookEvent = enumMap<WebhookEventName, WebhookEvent>([
+  ['RUN_STARTED', WebhookEvent.RUN_STARTED],
+  ['RUN_FINISHED', WebhookEvent.RUN_FINISHED],
+]);
+export const outcome = enumMap<OutcomeName, Outcome>([
+  ['any', Outcome.ANY],
+  ['failed', Outcome.FAILED],
+  ['passed', Outcome.PASSED],
+]);
+export const source = enumMap<SourceName, Source>([
+  ['api', Source.API],
+  ['zapier', Source.ZAPIER],
+  ['n8n', Source.N8N],
+]);
+export const deliveryStatus = enumMap<DeliveryStatusName, DeliveryStatus>([
+  ['pending', DeliveryStatus.PENDING],
+  ['success', DeliveryStatus.SUCCESS],
+  ['failed', DeliveryStatus.FAILED],
+]);
+
+const literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
+
+const Event = literals(WEBHOOK_EVENTS);
+/** Either spelling on input; reads return the upper-case form. */
+const EventInput = literals(
+  [...WEBHOOK_EVENTS, ...(Object.keys(WEBHOOK_EVENT_ALIASES) as (keyof typeof WEBHOOK_EVENT_ALIASES)[])],
+  '`run.started` / `run.finished` are deprecated spellings of the upper-case names',
+);
+const OutcomeSchema = literals(
+  OUTCOMES,
+  'RUN_FINISHED filter: failed = 1 or more failed or timed-out tests; passed = none; any = every run',
+);
+const SourceSchema = literals(SOURCES, 'who manages the subscription: the API (default) or an automation tool (Zapier, n8n)');
+const DeliveryStatusSchema = literals(DELIVERY_STATUSES);
+
+export const WebhookSchema = Type.Object(
+  {
+    _id: Type.String(),
+    projectId: Type.String(),
+    url: Type.String({ maxLength: MAX_URL_LENGTH }),
+    events: Type.Array(Event),
+    conditions: Type.Object({ outcome: OutcomeSchema }),
+    active: Type.Boolean(),
+    description: Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }),
+    source: SourceSchema,
+    consecutiveFailures: Type.Integer({ minimum: 0, description: 'consecutive failed delivery attempts' }),
+    disabledReason: Nullable(Type.String()),
+    lastDeliveryAt: Type.Union([DateTime, Type.Null()], { description: 'time of the latest delivery attempt' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: 'WebhookSubscription' },
+);
+export type WebhookJson = Static<typeof WebhookSchema>;
+
+export const CreatedWebhookSchema = Type.Intersect(
+  [WebhookSchema, Type.Object({ secret: Type.String({ description: 'the signing secret, shown in this response only (`whsec_…`)' }) })],
+  { title: 'CreatedWebhookSubscription' },
+);
+
+export const DeliverySchema = Type.Object(
+  {
+    _id: Type.String({ description: 'also sent as X-Service-Delivery; stable across retries' }),
+    webhookId: Type.String(),
+    event: Event,
+    runId: Type.String(),
+    status: DeliveryStatusSchema,
+    attempt: Type.Integer({ minimum: 0, description: 'attempts made so far' }),
+    nextAttemptAt: Type.Union([DateTime, Type.Null()]),
+    statusCode: Nullable(Type.Integer()),
+    responseMs: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: 'WebhookDelivery' },
+);
+export type DeliveryJson = Static<typeof DeliverySchema>;
+
+/** The webhook lists' pagination variant (spec §2.1). */
+export const WebhookPagination = Type.Object(
+  { page: Type.Integer({ minimum: 1 }), limit: Type.Integer(), total: Type.Integer({ minimum: 0 }), hasMore: Type.Boolean() },
+  { title: 'WebhookPagination' },
+);
+
+export const OkWebhookPage = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: WebhookPagination });
+
+export const WebhookParams = Type.Object({ projectId: Type.String(), webhookId: Type.String() });
+
+export const DeliveriesQuery = Type.Object({ ...PageQuery(), status: Type.Optional(DeliveryStatusSchema) });
+
+const Conditions = Type.Object({ outcome: Type.Optional(OutcomeSchema) }, { additionalProperties: false });
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, format: 'uri', description: 'http or https' }),
+    events: Type.Array(EventInput, { minItems: 1 }),
+    conditions: Type.Optional(Conditions),
+    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION_LENGTH })),
+    source: Type.Optional(SourceSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookBodyValue = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, format: 'uri' })),
+    events: Type.Optional(Type.Array(EventInput, { minItems: 1 })),
+    conditions: Type.Optional(Conditions),
+    active: Type.Optional(Type.Boolean({ description: 'true re-enables a disabled subscription and clears consecutiveFailures' })),
+    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION_LENGTH })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookBodyValue = Static<typeof UpdateWebhookBody>;
+
+/** Either spelling → the proto enum. */
+export const eventsToProto = (events: readonly string[]): WebhookEvent[] =>
+  events.map((e) => webhookEvent.toProto((WEBHOOK_EVENT_ALIASES as Record<string, WebhookEventName>)[e] ?? (e as WebhookEventName)));
+
+export function webhookToJson(s: Subscription): WebhookJson {
+  return {
+    _id: s.id,
+    projectId: s.projectId,
+    url: s.url,
+    events: s.events.map(webhookEvent.fromProto),
+    conditions: { outcome: outcome.fromProto(s.outcome) },
+    active: s.active,
+    description: s.description,
+    source: source.fromProto(s.source),
+    consecutiveFailures: s.consecutiveFailures,
+    disabledReason: s.disabledReason ?? null,
+    lastDeliveryAt: iso(s.lastDeliveryAt),
+    createdAt: isoRequired(s.createdAt),
+    updatedAt: isoRequired(s.updatedAt),
+  };
+}
+
+export function deliveryToJson(d: Delivery): DeliveryJson {
+  return {
+    _id: d.id,
+    webhookId: d.webhookId,
+    event: webhookEvent.fromProto(d.event),
+    runId: d.runId,
+    status: deliveryStatus.fromProto(d.status),
+    attempt: d.attempt,
+    nextAttemptAt: iso(d.nextAttemptAt),
+    statusCode: d.statusCode ?? null,
+    responseMs: d.responseMs ?? null,
+    error: d.error ?? null,
+    createdAt: isoRequired(d.createdAt),
+    updatedAt: isoRequired(d.updatedAt),
+  };
+}
+
+export function webhookPagination(page: number, limit: number, total: number) {
+  return { page, limit, total, hasMore: page * limit < total };
+}

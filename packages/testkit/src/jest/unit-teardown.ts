@@ -1,0 +1,3 @@
+export default async function unitTeardown(): Promise<void> {
+  await globalThis.__ASSAY_UNIT__?.stop();
+}
