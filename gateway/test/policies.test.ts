@@ -83,6 +83,8 @@ beforeAll(async () => {
       { config: { auth: 'project' }, schema: { params, body: nameBody, response: { 201: created } } },
       async (req, reply) => {
         const n = ++handlerRuns;
+        // A crashed gateway stops renewing its lease; this is how a test makes a live request behave like one.
+        if (req.headers['x-simulate-crash']) req.idempotency?.stopRenewal();
         await waitForGate();
         return reply.code(201).send({ success: true, data: { n, name: (req.body as { name: string }).name } });
       },
@@ -276,10 +278,28 @@ describe('idempotency keys on routes that only declare a 201', () => {
     expect(handlerRuns - runsBefore).toBe(1);
   });
 
-  it('a holder that never finishes (a crashed gateway) loses the key when its lease expires', async () => {
+  it('a slow request keeps its key past the lease (renewed while it runs): a retry meanwhile is 409, never a second run', async () => {
+    const headers = { 'idempotency-key': `k-${Date.now()}-slow` };
+    const runsBefore = handlerRuns;
+    const slow = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
+    await handlersWaiting(1);
+    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
+    const retry = await call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
+    expect(retry.statusCode).toBe(409);
+    expect(JSON.parse(retry.body).error.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    openGates();
+    const original = await slow;
+    expect(original.statusCode).toBe(201);
+    const replay = await call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(original.body);
+    expect(handlerRuns - runsBefore).toBe(1);
+  });
+
+  it('a holder that stops renewing (a crashed gateway) loses the key when its lease expires', async () => {
     const key = `k-${Date.now()}-lease`;
     const headers = { 'idempotency-key': key };
-    const stuck = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });
+    const stuck = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers: { ...headers, 'x-simulate-crash': '1' } });
     await handlersWaiting(1);
     await new Promise((r) => setTimeout(r, LEASE_MS + 200));
     const takeover = call('POST', '/api/v1/public/:p/probe-slow', { body: { name: 'a' }, headers });

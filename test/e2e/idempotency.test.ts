@@ -6,7 +6,8 @@
  * and 5xx answers are covered in gateway/test/policies.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { testAdmin, testApi, type Tenant } from '@assay/testkit';
+import { Redis } from 'ioredis';
+import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 
 const admin = testAdmin();
 let t: Tenant;
@@ -155,5 +156,53 @@ describe('Idempotency-Key on POST creates', () => {
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('stored answers hold no secret (issue: webhook signing secrets in Redis)', () => {
+  it('a replayed webhook create answers the same signing secret, which appears nowhere in Redis', async () => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const body = { url: 'https://hooks.example.test/idem', events: ['RUN_FINISHED'] };
+    const first = await testApi(p.token).post(`/${p.projectId}/webhooks`, body, { headers: { 'idempotency-key': k } });
+    expect(first.status).toBe(201);
+    const secret = first.body.data.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const again = await testApi(p.token).post(`/${p.projectId}/webhooks`, body, { headers: { 'idempotency-key': k } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.secret).toBe(secret);
+    expect(again.body.data._id).toBe(first.body.data._id);
+
+    const redis = new Redis(testSystem().infra.REDIS_URL);
+    try {
+      const keys = await redis.keys(`assay:idem:${p.tokenId}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const name of keys) {
+        const stored = (await redis.get(name)) ?? '';
+        expect(stored).not.toContain(secret);
+        expect(stored).not.toContain(secret.slice('whsec_'.length));
+        expect(stored).not.toContain('whsec_');
+        expect(stored).not.toContain(k);
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('another credential of the same token (a rotation) cannot open the stored answer: 422, nothing created', async () => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    expect((await create(p, { name: 'Before rotation' }, k)).status).toBe(201);
+    const rotated = await admin.rpc.rotateToken({ id: p.tokenId });
+    const retry = await testApi(rotated.token).post(
+      `/${p.projectId}/manual-test-suites`,
+      { name: 'Before rotation' },
+      {
+        headers: { 'idempotency-key': k },
+      },
+    );
+    expect(retry.status).toBe(422);
+    expect(retry.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    expect((await testApi(rotated.token).get(`/${p.projectId}/manual-test-suites`)).body.pagination.total).toBe(1);
   });
 });

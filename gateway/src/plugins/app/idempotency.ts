@@ -16,13 +16,22 @@
  * Every write to the record is a compare-and-set on the pending value, so a request whose lease expired can
  * never overwrite the record of the request that took the key after it.
  *
+ * The lease is renewed while the request runs (every third of it), so a slow request — a 60 MB upload, a
+ * service call near its deadline — keeps its key to the end: a retry meanwhile gets 409, never a second
+ * resource. Only a holder that stopped renewing (a crashed gateway) loses the key when the lease runs out.
+ *
+ * Stored answers are encrypted (AES-256-GCM) with a key derived (HKDF-SHA256) from the credential the request
+ * presented and the record's name: Redis holds neither the credential nor the raw Idempotency-Key, so whoever
+ * reads Redis cannot read a stored answer — the signing secret a webhook create answers, say — while a retry
+ * with the same credential and key decrypts it and gets the same answer back.
+ *
  * Bodies the gateway streams to a service without reading them as JSON (ingestion) are fingerprinted as they
  * stream: the request that takes the key hashes its body on the way through (`streamedBodyHash`, fed by the
  * forwarder) and stores that fingerprint with its answer; a request that finds a finished record reads its
  * own body into the hash (it is not forwarded) and compares. The fingerprint is the same SHA-256 of the query
  * string, a newline and the body bytes either way.
  */
-import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID, type Hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -62,12 +71,17 @@ interface PendingRecord {
   fp: string;
   owner: string;
 }
-interface DoneRecord {
-  state: 'done';
-  fp: string;
+/** What is replayed: status, headers and body of the first answer. */
+interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
+}
+interface DoneRecord {
+  state: 'done';
+  fp: string;
+  /** The Answer, encrypted: base64 of IV (12 bytes) | tag (16 bytes) | ciphertext. */
+  answer: string;
 }
 type IdemRecord = PendingRecord | DoneRecord;
 
@@ -75,6 +89,9 @@ interface Held {
   redisKey: string;
   pending: string;
   settled: boolean;
+  /** The key that encrypts the stored answer (derived from the presented credential). */
+  sealKey: Buffer;
+  stopRenewal(): void;
 }
 
 declare module 'fastify' {
@@ -93,6 +110,38 @@ declare module 'fastify' {
 // Compare-and-set on the pending value: only the request that holds the key may finish or release it.
 const FINISH = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) return 1 end return 0`;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0`;
+
+/** The credential the request presented (bearer token or upload key): the secret the record key derives from. */
+function presentedCredential(request: FastifyRequest): string {
+  const value = request.headers.authorization ?? request.headers['x-api-key'] ?? '';
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+const sealKeyOf = (credential: string, redisKey: string) =>
+  Buffer.from(hkdfSync('sha256', credential, 'assay-idempotency-v1', redisKey, 32));
+
+const GCM_TAG_BYTES = 16;
+
+function seal(key: Buffer, answer: Answer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: GCM_TAG_BYTES });
+  const data = Buffer.concat([cipher.update(JSON.stringify(answer), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
+}
+
+/** The stored answer, or undefined when this credential cannot open it (a rotated token, another credential). */
+function open(key: Buffer, sealed: string): Answer | undefined {
+  try {
+    const raw = Buffer.from(sealed, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12), { authTagLength: GCM_TAG_BYTES });
+    decipher.setAuthTag(raw.subarray(12, 12 + GCM_TAG_BYTES));
+    const text = Buffer.concat([decipher.update(raw.subarray(12 + GCM_TAG_BYTES)), decipher.final()]).toString('utf8');
+    return JSON.parse(text) as Answer;
+  } catch {
+    return undefined;
+  }
+}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** Marks the pending record of a streamed body: its fingerprint is known only once the body has gone through. */
@@ -167,11 +216,12 @@ export default fp(
       parseJson(request, body as string, done);
     });
 
-    const settle = async (request: FastifyRequest, answer: { status: number; headers: Record<string, string>; body: string } | null) => {
+    const settle = async (request: FastifyRequest, answer: Answer | null) => {
       let outcome = answer;
       const held = request.idempotency;
       if (!held || held.settled) return;
       held.settled = true;
+      held.stopRenewal();
       try {
         let fingerprint = (JSON.parse(held.pending) as PendingRecord).fp;
         if (fingerprint === STREAMING) {
@@ -180,7 +230,7 @@ export default fp(
           if (!fingerprint) outcome = null;
         }
         if (outcome) {
-          const record: DoneRecord = { state: 'done', fp: fingerprint, ...outcome };
+          const record: DoneRecord = { state: 'done', fp: fingerprint, answer: seal(held.sealKey, outcome) };
           await redis.eval(FINISH, 1, held.redisKey, held.pending, JSON.stringify(record), String(ttlSeconds));
         } else {
           await redis.eval(RELEASE, 1, held.redisKey, held.pending);
@@ -210,12 +260,19 @@ export default fp(
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       let fingerprint = streamed ? STREAMING : sha256(`${query}\n${request.rawBody ?? ''}`);
       const pending = JSON.stringify({ state: 'pending', fp: fingerprint, owner: randomUUID() } satisfies PendingRecord);
+      const sealKey = sealKeyOf(presentedCredential(request), redisKey);
 
       for (let attempt = 0; attempt < 3; attempt++) {
         let current: string | null;
         try {
           if ((await redis.set(redisKey, pending, 'PX', leaseMs, 'NX')) === 'OK') {
-            request.idempotency = { redisKey, pending, settled: false };
+            // Renewed while this request runs; a crashed gateway stops renewing and the lease runs out.
+            const renewal = setInterval(
+              () => void redis.eval(RENEW, 1, redisKey, pending, String(leaseMs)).catch(() => undefined),
+              Math.max(20, Math.floor(leaseMs / 3)),
+            );
+            renewal.unref();
+            request.idempotency = { redisKey, pending, settled: false, sealKey, stopRenewal: () => clearInterval(renewal) };
             if (streamed) request.streamedBodyHash = createHash('sha256').update(`${query}\n`);
             return;
           }
@@ -230,8 +287,11 @@ export default fp(
         if (fingerprint === STREAMING) fingerprint = await hashBody(request, query, opts.streamedBodyLimit);
         if (record.fp !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSE');
         if (record.state === 'pending') throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
-        reply.code(record.status).headers(record.headers).header(REPLAYED_HEADER, 'true');
-        return reply.send(record.body);
+        const answer = open(sealKey, record.answer);
+        if (!answer)
+          throw new AppError('IDEMPOTENCY_KEY_REUSE', 'This key was used with another credential (a rotated token?); use a new key');
+        reply.code(answer.status).headers(answer.headers).header(REPLAYED_HEADER, 'true');
+        return reply.send(answer.body);
       }
       throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS');
     });
