@@ -31,8 +31,8 @@ export function loadConfig<T extends TObject>(schema: T, env: Record<string, str
   const converted = Value.Convert(schema, withDefaults);
   const problems = [...Value.Errors(schema, converted)].map((e) => {
     const key = e.path.replace(/^\//, '') || '(root)';
-    const got = e.value === undefined ? 'not set' : `got ${JSON.stringify(e.value)}`;
-    return `${key}: ${e.message} (${got})`;
+    // The name and the rule, never the value: a value may be a secret (a too-short SECRETS_KEY, say).
+    return `${key}: ${e.message}${e.value === undefined ? ' (not set)' : ''}`;
   });
   if (problems.length > 0) throw new ConfigError(problems);
   try {
@@ -106,7 +106,7 @@ export const IntMap = <K extends string>(defaults: Record<K, number>) =>
           throw new Error(`unknown key "${key}" (allowed: ${Object.keys(defaults).join(', ')})`);
         }
         const n = Number(value);
-        if (!Number.isInteger(n) || n < 1) throw new Error(`"${key}" must be a positive integer, got "${value}"`);
+        if (!Number.isInteger(n) || n < 1) throw new Error(`"${key}" must be a positive integer`);
         out[key as K] = n;
       }
       return out;

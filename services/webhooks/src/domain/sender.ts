@@ -9,7 +9,7 @@
  */
 import { Agent, request } from 'undici';
 import { signatureHeader } from '@assay/webhook-verify';
-import { guardedLookup, refusedLiteral, TargetRefusedError } from './ssrf';
+import { guardedLookup, NOT_A_PUBLIC_TARGET, refusedLiteral, TargetRefusedError } from './ssrf';
 
 export const RESPONSE_DRAIN_LIMIT = 64 * 1024;
 export const USER_AGENT = 'Assay-Webhooks/1.0';
@@ -55,7 +55,8 @@ function describeError(err: unknown, timeoutMs: number): string {
       return 'connection reset';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'host not found';
+      // The same words as a refused target: the history must not tell which internal names exist.
+      return NOT_A_PUBLIC_TARGET;
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
@@ -91,7 +92,7 @@ export class Sender {
     }
     if (!this.opts.allowPrivateTargets) {
       const range = refusedLiteral(target.hostname);
-      if (range) return { ok: false, statusCode: null, responseMs: null, error: new TargetRefusedError(range).message };
+      if (range) return { ok: false, statusCode: null, responseMs: null, error: NOT_A_PUBLIC_TARGET };
     }
     try {
       const res = await request(target, {

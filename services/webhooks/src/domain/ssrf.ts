@@ -13,13 +13,23 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
+/**
+ * What a delivery attempt records when its target is refused — and when its name does not resolve: one
+ * neutral text, so the delivery history cannot be used to learn which internal names exist or what they
+ * point at. (`range` stays in the process's own log.)
+ */
+export const NOT_A_PUBLIC_TARGET = 'not sent: the target does not resolve to a public address';
+
 export class TargetRefusedError extends Error {
   readonly code = 'ETARGETREFUSED';
   constructor(readonly range: string) {
-    super(`refused: the target address is ${range}; deliveries go to public addresses only`);
+    super(NOT_A_PUBLIC_TARGET);
     this.name = 'TargetRefusedError';
   }
 }
+
+/** Global unicast IPv6 is 2000::/3; anything else that ipaddr.js calls unicast is not routable either. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /** The range name of an address that is refused, or undefined for a public unicast address. */
 export function refusedRange(address: string): string | undefined {
@@ -31,7 +41,9 @@ export function refusedRange(address: string): string | undefined {
   }
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
   const range = addr.range();
-  return range === 'unicast' ? undefined : range;
+  if (range !== 'unicast') return range;
+  if (addr.kind() === 'ipv6' && !(addr as ipaddr.IPv6).match(GLOBAL_UNICAST_V6 as [ipaddr.IPv6, number])) return 'outside 2000::/3';
+  return undefined;
 }
 
 /** For a URL host that is an IP literal (`[::1]` included): the refused range, else undefined. */
