@@ -337,3 +337,18 @@ describe('webhook subscriptions API', () => {
     });
   });
 });
+
+describe('fan-out bound (hardening)', () => {
+  it('a project holds at most 50 subscriptions: the 51st create is 409 CONFLICT and nothing is written', async () => {
+    const t = await admin.tenant('owner');
+    const api = testApi(t.token);
+    for (let i = 0; i < 50; i++) {
+      const res = await api.post(`/${t.projectId}/webhooks`, { url: `https://h${i}.example.com/hook`, events: ['RUN_FINISHED'] });
+      expect(res.status).toBe(201);
+    }
+    const over = await api.post(`/${t.projectId}/webhooks`, { url: 'https://over.example.com/hook', events: ['RUN_FINISHED'] });
+    expect(over.status).toBe(409);
+    expect(over.body.error.code).toBe('CONFLICT');
+    expect((await api.get(`/${t.projectId}/webhooks?limit=10`)).body.pagination.total).toBe(50);
+  });
+});

@@ -28,3 +28,8 @@ export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION_LENGTH = 200;
 /** Spec §6: 5 consecutive failed attempts disable a subscription. */
 export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 5;
+/**
+ * Subscriptions per project: one run event fans out to at most this many POSTs (and one project cannot fill the
+ * dispatcher for everyone else). A create beyond it is 409 CONFLICT.
+ */
+export const MAX_SUBSCRIPTIONS_PER_PROJECT = 50;

@@ -12,7 +12,13 @@ import {
 import { newId, withTransaction } from '@assay/db';
 import { AppError, notFound, validation } from '@assay/errors';
 import { principalOf, type Principal } from '@assay/service-kit';
-import type { DeliveryStatusName, OutcomeName, SourceName, WebhookEventName } from '@assay/contracts/webhooks/values';
+import {
+  MAX_SUBSCRIPTIONS_PER_PROJECT,
+  type DeliveryStatusName,
+  type OutcomeName,
+  type SourceName,
+  type WebhookEventName,
+} from '@assay/contracts/webhooks/values';
 import type { Wiring } from '../wiring';
 import { generateSecret } from '../domain/secrets';
 import { refusedLiteral } from '../domain/ssrf';
@@ -124,17 +130,20 @@ export function webhookHandlers(w: Wiring): Rpcs {
       const description = checkDescription(req.description ?? '');
       const id = newId();
       const secret = generateSecret();
-      const row = await insertSubscription(pool, {
-        id,
-        projectId: req.projectId,
-        url,
-        events,
-        outcome,
-        description,
-        source,
-        secretCiphertext: secrets.encrypt(secret, id),
-        createdBy: caller.userId,
-      });
+      const row = await withTransaction(pool, (c) =>
+        insertSubscription(c, MAX_SUBSCRIPTIONS_PER_PROJECT, {
+          id,
+          projectId: req.projectId,
+          url,
+          events,
+          outcome,
+          description,
+          source,
+          secretCiphertext: secrets.encrypt(secret, id),
+          createdBy: caller.userId,
+        }),
+      );
+      if (!row) throw new AppError('CONFLICT', `A project has at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} webhook subscriptions`);
       w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
       return { subscription: toSubscription(row), secret };
     },

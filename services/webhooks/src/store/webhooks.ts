@@ -42,8 +42,14 @@ function toRow(r: Record<string, unknown>): SubscriptionRow {
   };
 }
 
+/**
+ * Inserts the subscription unless the project already has `max`; undefined when it has. The count and the
+ * insert run under a per-project advisory lock (taken in the caller's transaction), so concurrent creates
+ * cannot pass the cap together.
+ */
 export async function insertSubscription(
   q: Queryable,
+  max: number,
   s: {
     id: string;
     projectId: string;
@@ -55,7 +61,9 @@ export async function insertSubscription(
     secretCiphertext: string;
     createdBy: string | null;
   },
-): Promise<SubscriptionRow> {
+): Promise<SubscriptionRow | undefined> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks:subscriptions:' || $1))`, [s.projectId]);
+  if ((await countSubscriptions(q, s.projectId)) >= max) return undefined;
   const { rows } = await q.query(
     `INSERT INTO subscriptions (id, project_id, url, events, outcome, description, source, secret_ciphertext, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
@@ -73,7 +81,7 @@ export async function findSubscription(q: Queryable, projectId: string, id: stri
 }
 
 export async function countSubscriptions(q: Queryable, projectId: string): Promise<number> {
-  const { rows } = await q.query(`SELECT count(*) AS n FROM subscriptions WHERE project_id = $1`, [projectId]);
+  const { rows } = await q.query(`SELECT count(*)::int AS n FROM subscriptions WHERE project_id = $1`, [projectId]);
   return rows[0].n;
 }
 

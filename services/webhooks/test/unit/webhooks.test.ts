@@ -8,6 +8,7 @@ import { fromConnectError } from '@assay/errors';
 import { DeliveryStatus, Outcome, Source, WebhookEvent, WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
 import { formatCallers } from '@assay/service-kit';
 import { as, inMemoryClient, principal, testContext, testSchema, type TestSchema } from '@assay/testkit';
+import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { loadWebhooksConfig } from '../../src/config';
 import { routes } from '../../src/routes';
 import { MIGRATIONS_DIR } from '../../src/service';
@@ -147,6 +148,18 @@ describe('webhooks handlers', () => {
     expect((await failure(client.listDeliveries({ projectId: 'e'.repeat(24), webhookId: subscription!.id }, owner))).reason).toBe(
       'NOT_FOUND',
     );
+  });
+
+  it(`caps a project at ${MAX_SUBSCRIPTIONS_PER_PROJECT} subscriptions (CONFLICT beyond), also under concurrent creates`, async () => {
+    const p = '7'.repeat(24);
+    const make = (i: number) => client.createSubscription({ projectId: p, url: `https://c${i}.example.test`, events: [1] }, owner);
+    for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_PROJECT - 3; i++) await make(i);
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => make(100 + i)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    for (const o of outcomes.filter((x) => x.status === 'rejected')) {
+      expect(fromConnectError(ConnectError.from((o as PromiseRejectedResult).reason)).reason).toBe('CONFLICT');
+    }
+    expect((await client.listSubscriptions({ projectId: p }, owner)).page!.total).toBe(BigInt(MAX_SUBSCRIPTIONS_PER_PROJECT));
   });
 
   it('deletes a subscription (then 404)', async () => {

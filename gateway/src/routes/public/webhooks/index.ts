@@ -25,6 +25,7 @@ import {
   WebhookSchema,
   webhookToJson,
 } from '@assay/contracts/webhooks/webhooks';
+import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { typed } from '../../typed';
 
 const TAGS = ['Webhooks'];
@@ -64,6 +65,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       schema: {
         tags: TAGS,
         summary: 'Create a webhook subscription (the response carries the signing secret, once)',
+        description: `A project has at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} subscriptions (one run event is delivered to each of them); a create beyond that is 409 CONFLICT.`,
         params: ProjectParams,
         body: CreateWebhookBody,
         response: { 201: Ok(CreatedWebhookSchema) },
