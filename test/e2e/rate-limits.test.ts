@@ -176,6 +176,25 @@ describe('per-IP limit (200 per minute, before authentication)', () => {
     expect(next.status).toBe(429);
   });
 
+  it('keys an IPv6 client on its /64: 200 requests from 200 addresses of one /64 fill it; another /64 is not affected', async () => {
+    const t = await admin.tenant('owner');
+    const prefix = `2001:db8:${(++ipCounter).toString(16)}:1`;
+    const spread = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        behindProxy.api().get(`/${t.projectId}/token-info`, { ...via(`${prefix}::${(i + 1).toString(16)}`), authorization: null }),
+      ),
+    );
+    expect(spread.every((r) => r.status === 401)).toBe(true);
+    const sameSlash64 = await behindProxy
+      .api()
+      .get(`/${t.projectId}/token-info`, { ...via(`${prefix}:ffff:ffff:ffff:ffff`), authorization: null });
+    expect(sameSlash64.status).toBe(429);
+    const otherSlash64 = await behindProxy
+      .api()
+      .get(`/${t.projectId}/token-info`, { ...via(`${prefix.slice(0, -1)}2::1`), authorization: null });
+    expect(otherSlash64.status).toBe(401);
+  });
+
   it('with no trusted proxy, ignores X-Forwarded-For and limits the socket address', async () => {
     const t = await admin.tenant('owner');
     const results = [];

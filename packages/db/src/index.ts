@@ -153,9 +153,40 @@ const INPUT_ERRORS: Record<string, string> = {
   '22008': 'a date or time is out of range',
 };
 
+/**
+ * The database cannot be reached or is going away: connection refused or reset, a pool that found no connection
+ * in time, SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutdown, cannot connect now). The caller
+ * should retry, so these become 503 SERVICE_UNAVAILABLE with Retry-After, never a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /Client has encountered a connection error/,
+];
+
 export function fromDatabaseError(err: unknown): AppError | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !(code in INPUT_ERRORS) || !(err instanceof Error)) return undefined;
-  const message = INPUT_ERRORS[code]!;
-  return new AppError('VALIDATION_ERROR', `The request is invalid: ${message}`, { details: [{ path: 'body', message }], cause: err });
+  if (!(err instanceof Error)) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code in INPUT_ERRORS) {
+    const message = INPUT_ERRORS[code]!;
+    return new AppError('VALIDATION_ERROR', `The request is invalid: ${message}`, { details: [{ path: 'body', message }], cause: err });
+  }
+  if (
+    (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
+    UNAVAILABLE_MESSAGES.some((m) => m.test(err.message))
+  ) {
+    return new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
+  }
+  return undefined;
 }

@@ -217,7 +217,8 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
     bodyLimit: 1024 * 1024,
   });
   app.setErrorHandler((err, _request, reply) => {
-    const appErr = isAppError(err) ? err : fromConnectError(err);
+    // The same mapping as the RPC path: input the database refuses is a 400, a database away a 503.
+    const appErr = isAppError(err) ? err : (fromDatabaseError(err) ?? fromConnectError(err));
     if (appErr.reason === 'INTERNAL_ERROR') logger.error({ err }, 'unhandled error on internal HTTP port');
     reply
       .code(appErr.httpStatus)

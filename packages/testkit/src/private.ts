@@ -46,6 +46,35 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
 }
 
+export interface PrivatePostgres {
+  /** postgres://assay:assay@127.0.0.1:<port>/assay */
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** A Postgres server of its own on a free port (scripts/infra/postgres.sh with a private data dir), to stop in a test. */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-pg-'));
+  fs.chmodSync(dataDir, 0o755);
+  const [port] = await freePorts(1);
+  const env: NodeJS.ProcessEnv = { ...process.env, ASSAY_DATA_DIR: dataDir, PG_PORT: String(port) };
+  delete env.DATABASE_URL;
+  const start = () => componentScript('postgres', 'start', env);
+  const stop = () => componentScript('postgres', 'stop', env);
+  await start();
+  return {
+    url: `postgres://assay:assay@127.0.0.1:${port}/assay`,
+    start,
+    stop,
+    remove: async () => {
+      await stop().catch(() => undefined);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface PrivateGateway {
   url: string;
   process: ManagedProcess;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
+import { fromDatabaseError } from '@assay/db';
 import type { Principal } from '@assay/service-kit';
 import type { Wiring } from './wiring';
 import { Ingestion } from './ingest/service';
@@ -78,7 +79,7 @@ export async function ingestRoutes(app: FastifyInstance, rt: Wiring): Promise<vo
         ? err
         : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${limit} bytes`)
-          : fromConnectError(err);
+          : (fromDatabaseError(err) ?? fromConnectError(err));
       if (appErr.reason === 'INTERNAL_ERROR') rt.logger.error({ err }, 'ingestion failed');
       reply
         .code(appErr.httpStatus)

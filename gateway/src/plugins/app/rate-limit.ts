@@ -20,6 +20,7 @@
  * Redis unreachable → 503 SERVICE_UNAVAILABLE with `Retry-After`: traffic is never let through unlimited.
  */
 import fp from 'fastify-plugin';
+import ipaddr from 'ipaddr.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -101,10 +102,18 @@ export function mostConstraining(states: BucketState[]): BucketState {
   return states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a));
 }
 
-/** `::ffff:1.2.3.4` → `1.2.3.4`, so one client has one key whatever the socket family. */
+/**
+ * The per-IP limit's key for a client address: an IPv4 address itself (`::ffff:1.2.3.4` → `1.2.3.4`, one client
+ * one key whatever the socket family), an IPv6 address by its /64 — one subscriber usually holds a whole /64,
+ * and keying on full addresses would let it rotate through 2^64 keys.
+ */
 export function clientIp(request: FastifyRequest): string {
-  const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const raw = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+  if (!ipaddr.isValid(raw)) return raw;
+  let addr = ipaddr.parse(raw);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv4') return addr.toString();
+  return `${(addr as ipaddr.IPv6).toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
 }
 
 const retryAfter = (seconds: number) => String(Math.max(1, seconds));
