@@ -46,7 +46,7 @@ COPY --from=build /out/ ./
 WORKDIR /app/$WORKSPACE
 USER node
 # The chart's container ports: services RPC_PORT 7000 (Connect/gRPC, h2c) and HTTP_PORT 9000 (/metrics,
-# internal HTTP); the gateway PORT 8080 (public), ADMIN_PORT 7000 and METRICS_PORT 9000.
+# internal HTTP); the gateway PORT 8080 (public) and METRICS_PORT 9000.
 EXPOSE 7000 8080 9000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]

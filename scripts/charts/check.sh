@@ -90,30 +90,33 @@ render_notes() {
     name=${set%%:*}; file=${set#*:}
     helm template assay "$OUT/notes-chart/assay" --namespace "$NAMESPACE" --kube-version "$KUBE_VERSION" \
       ${file:+-f "$file"} --show-only templates/zz-notes.yaml > "$OUT/notes-$name.yaml" || return 1
-    grep -q 'port-forward svc/assay-gateway' "$OUT/notes-$name.yaml" || return 1
+    # The admin CLI line: kubectl exec into identity with the admin credential (its Secret key).
+    grep -q 'exec deploy/assay-identity' "$OUT/notes-$name.yaml" || return 1
+    grep -q 'INTERNAL_AUTH_TOKEN_ADMIN' "$OUT/notes-$name.yaml" || return 1
   done
 }
 step "NOTES.txt renders" render_notes
-# Per component: Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB, migration Job (x6);
-# chart-wide: the release default-deny and migrations NetworkPolicies, the migrations ServiceAccount, the
-# inline Secret and its hook copy. dev: + PostgreSQL, Redis, Kafka (Deployment, Service, ServiceAccount,
-# NetworkPolicy; Kafka's ConfigMap), no migration Jobs (the processes migrate at start).
+# Per component: Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB (x7: the gateway and six
+# services) and, per service, a migration Job (x6: the gateway has no schema); chart-wide: the release
+# default-deny and migrations NetworkPolicies, the migrations ServiceAccount, the inline Secret and its hook
+# copy. dev: + PostgreSQL, Redis, Kafka (Deployment, Service, ServiceAccount, NetworkPolicy; Kafka's
+# ConfigMap), no migration Jobs (the processes migrate at start).
 step "rendered objects (default values)" expect_kinds "$OUT/rendered-default.yaml" \
-  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=2 \
+  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=2 \
   HorizontalPodAutoscaler=0 Ingress=0
 step "rendered objects (dev values)" expect_kinds "$OUT/rendered-dev.yaml" \
-  Deployment=9 Service=9 ServiceAccount=9 ConfigMap=7 NetworkPolicy=10 PodDisruptionBudget=6 Job=0 Secret=1 \
+  Deployment=10 Service=10 ServiceAccount=10 ConfigMap=8 NetworkPolicy=11 PodDisruptionBudget=7 Job=0 Secret=1 \
   HorizontalPodAutoscaler=0 Ingress=0
 step "rendered objects (prod values)" expect_kinds "$OUT/rendered-prod.yaml" \
-  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=0 \
-  HorizontalPodAutoscaler=3 Ingress=0
+  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
+  HorizontalPodAutoscaler=4 Ingress=0
 step "rendered objects (external values)" expect_kinds "$OUT/rendered-external.yaml" \
-  Deployment=6 Service=6 ServiceAccount=7 ConfigMap=6 NetworkPolicy=8 PodDisruptionBudget=6 Job=6 Secret=0 \
+  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
   HorizontalPodAutoscaler=3 Ingress=1
 step "rendered objects (autoscaling values)" expect_kinds "$OUT/rendered-autoscaling.yaml" \
-  Deployment=6 HorizontalPodAutoscaler=6 PodDisruptionBudget=6
+  Deployment=7 HorizontalPodAutoscaler=7 PodDisruptionBudget=7
 step "rendered objects (no-network-policies values)" expect_kinds "$OUT/rendered-no-network-policies.yaml" \
-  Deployment=6 NetworkPolicy=0
+  Deployment=7 NetworkPolicy=0
 # dev: every component is pointed at the in-cluster instances, and only webhooks may leave the cluster.
 dev_wiring() {
   local f=$OUT/rendered-dev.yaml
@@ -176,6 +179,23 @@ step "negative: values.schema.json rejects bad values" must_fail "replicaCount':
   helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set runs.replicaCount=one --set gateway.imagee.tag=x
 step "negative: values.schema.json rejects a short inline secretsKey" must_fail "secretsKey': minLength: got 5, want 32" \
   helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.secretsKey=short
+step "negative: values.schema.json rejects a short inline credential" \
+  must_fail "internalAuthTokens/runs': minLength: got 5, want 32" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.internalAuthTokens.runs=short
+step "negative: values.schema.json rejects the old shared internalAuthToken" must_fail "'internalAuthToken' not allowed" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.internalAuthToken=x
+# The chart's own refusals (templates/shared/validate.yaml): a Secret key shared by two credentials, two equal
+# inline credentials, migrations for the gateway.
+step "negative: two components on one credential key are refused" \
+  must_fail "internalAuthTokens.gateway and secrets.keys.internalAuthTokens.runs are both \"INTERNAL_AUTH_TOKEN_GATEWAY\"" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" --set secrets.keys.internalAuthTokens.runs=INTERNAL_AUTH_TOKEN_GATEWAY
+step "negative: two equal inline credentials are refused" \
+  must_fail "internalAuthTokens.runs and secrets.internalAuthTokens.admin are equal" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" \
+  --set secrets.internalAuthTokens.runs=0123456789abcdef0123456789abcdef --set secrets.internalAuthTokens.admin=0123456789abcdef0123456789abcdef
+step "negative: gateway.migrations is refused" must_fail "gateway.migrations: the gateway has no tables" \
+  helm template assay "$CHART" --kube-version "$KUBE_VERSION" \
+  --set-json 'gateway.migrations={"enabled":true,"backoffLimit":3,"activeDeadlineSeconds":600,"resources":{"requests":{},"limits":{}}}'
 # values reference: a doc with a row removed, and a schema property without a description.
 sed '/^| `limits.maxHeaderBytes` /d' docs/deploy.md > "$NEG/deploy.md"
 step "negative: values reference check rejects a doc with a row removed" must_fail "deploy.md is out of date" \

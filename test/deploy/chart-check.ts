@@ -1,17 +1,20 @@
 /**
  * Checks the Helm chart's rendered manifests against what each process actually reads: the TypeBox
  * settings object of the gateway and of every service (keys = environment variable names) and their
- * real loaders. `checkRender` returns every problem found as one line each (empty: all good), so a test
- * can print them all at once and negative cases can assert on them.
+ * real loaders, and the internal credentials against the code's caller graph (SERVICES[].callers of
+ * packages/testkit/src/topology.ts). `checkRender` returns every problem found as one line each (empty: all
+ * good), so a test can print them all at once and negative cases can assert on them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ConfigError, type loadConfig } from '@assay/config';
+import { ConfigError, credentialHash, type loadConfig } from '@assay/config';
 import { LIVENESS_SERVICE } from '@assay/service-kit';
 import { GatewaySettings, loadGatewayConfig } from '../../gateway/src/config';
+import { ADMIN, SERVICES } from '../../packages/testkit/src/topology';
 import { AnalyticsSettings, loadAnalyticsConfig } from '../../services/analytics/src/config';
+import { IdentitySettings, loadIdentityConfig } from '../../services/identity/src/config';
 import { ManualTestingSettings, loadManualTestingConfig } from '../../services/manual-testing/src/config';
 import { ReportsSettings, loadReportsConfig } from '../../services/reports/src/config';
 import { RunsSettings, loadRunsConfig } from '../../services/runs/src/config';
@@ -33,9 +36,11 @@ interface ProcessSpec {
   load: (env: Record<string, string>) => Record<string, unknown>;
   /** Container port name -> the setting holding the port the process listens on. */
   ports: Record<string, string>;
-  /** The port other components call for RPC, and for internal HTTP (`*_HTTP_URL`). */
-  rpcPort: string;
+  /** The port other components call for RPC (none for the gateway), and for internal HTTP (`*_HTTP_URL`). */
+  rpcPort?: string;
   httpPort: string;
+  /** Owns a Postgres schema, so it has a migration Job (`node dist/main.js migrate`). */
+  migrates: boolean;
   /** Per probe: the gRPC health service name it must ask about, or the HTTP path it must GET. */
   probes: { kind: 'grpc' | 'http'; port: string; liveness: string; readiness: string; startup: string };
 }
@@ -44,6 +49,7 @@ const SERVICE = {
   ports: { grpc: 'RPC_PORT', http: 'HTTP_PORT' },
   rpcPort: 'RPC_PORT',
   httpPort: 'HTTP_PORT',
+  migrates: true,
   // Liveness asks whether the process answers at all; readiness ("") also covers dependencies and draining.
   probes: { kind: 'grpc', port: 'RPC_PORT', liveness: LIVENESS_SERVICE, readiness: '', startup: LIVENESS_SERVICE },
 } as const;
@@ -53,11 +59,12 @@ export const PROCESSES: Record<string, ProcessSpec> = {
   gateway: {
     schema: GatewaySettings,
     load: loadGatewayConfig,
-    ports: { http: 'PORT', admin: 'ADMIN_PORT', metrics: 'METRICS_PORT' },
-    rpcPort: 'ADMIN_PORT',
+    ports: { http: 'PORT', metrics: 'METRICS_PORT' },
     httpPort: 'METRICS_PORT',
+    migrates: false,
     probes: { kind: 'http', port: 'PORT', liveness: '/healthz', readiness: '/readyz', startup: '/healthz' },
   },
+  identity: { schema: IdentitySettings, load: loadIdentityConfig, ...SERVICE },
   'manual-testing': { schema: ManualTestingSettings, load: loadManualTestingConfig, ...SERVICE },
   runs: { schema: RunsSettings, load: loadRunsConfig, ...SERVICE },
   analytics: { schema: AnalyticsSettings, load: loadAnalyticsConfig, ...SERVICE },
@@ -71,6 +78,14 @@ const DEV_INSTANCES = ['postgresql', 'redis', 'kafka'];
 export const RUNTIME_ENV = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TZ', 'UV_THREADPOOL_SIZE'];
 /** Settings that carry credentials: they must come from a Secret, never from a ConfigMap or a literal. */
 export const SECRET_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_AUTH_TOKEN', 'SECRETS_KEY'];
+/**
+ * Who may call each service (INTERNAL_CALLERS), by process name: the code's one list. `admin` is the admin
+ * CLI's credential; the CLI runs in the ADMIN_CLI_HOST pods (`kubectl exec`), so on the network it is them.
+ */
+export const CALLERS: Record<string, string[]> = Object.fromEntries(SERVICES.map((s) => [s.name, s.callers]));
+export const ADMIN_CLI_HOST = 'identity';
+/** "manual-testing" -> "manualTesting": a process's values block (and its key under secrets.keys.*). */
+export const blockKey = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 const LOOPBACK = /(^|[/@,\s])(127\.\d+\.\d+\.\d+|localhost|\[::1\])([:/,\s]|$)/i;
 
 // ---- rendering ---------------------------------------------------------------------------------
@@ -118,6 +133,8 @@ export function render(opts: { label: string; file?: string; set?: string[] }): 
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    // helm's complaints go into the thrown error's message (Command failed: ... <stderr>), not the test output.
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       HELM_CACHE_HOME: path.join(helmHome, 'cache'),
@@ -163,6 +180,8 @@ export interface Workload {
   env: Record<string, string>;
   /** Names provided through a Secret. */
   fromSecret: Set<string>;
+  /** Name -> the Secret and key it is read from (secretKeyRef). */
+  secretRefs: Record<string, { secret: string; key: string }>;
 }
 
 export interface CheckResult {
@@ -203,11 +222,12 @@ export function checkRender(r: Render): CheckResult {
       problems.push(`${at}: no container named "${containerName}" (has ${containers.map((c) => c.name).join(', ')})`);
       continue;
     }
+    if (o.kind === 'Job' && !spec.migrates) problems.push(`${at}: a migration Job, but ${processName} has no schema to migrate`);
     const w = workloadEnv(r, o, processName, container, at, problems);
     workloads.push(w);
     checkNames(w, spec, at, problems);
     const loaded = checkLoad(w, spec, at, problems);
-    if (loaded) checkLoopback(loaded, at, problems);
+    if (loaded) checkLoopback(loaded, w.env, at, problems);
     if (o.kind === 'Deployment') {
       const ports = checkPorts(container, spec, loaded, at, problems);
       checkProbes(container, spec, loaded, ports, at, problems);
@@ -215,6 +235,9 @@ export function checkRender(r: Render): CheckResult {
     if (loaded) checkServiceUrls(r, loaded, processName, at, problems);
   }
   checkServices(r, problems);
+  checkCredentials(r, workloads, problems);
+  checkCallers(r, workloads, problems);
+  checkCallerNetwork(r, workloads, problems);
   return { problems, workloads };
 }
 
@@ -222,6 +245,7 @@ export function checkRender(r: Render): CheckResult {
 function workloadEnv(r: Render, o: K8sObject, process: string, container: any, at: string, problems: string[]): Workload {
   const env: Record<string, string> = {};
   const fromSecret = new Set<string>();
+  const secretRefs: Workload['secretRefs'] = {};
   for (const src of container.envFrom ?? []) {
     const prefix: string = src.prefix ?? '';
     if (src.configMapRef) {
@@ -251,6 +275,7 @@ function workloadEnv(r: Render, o: K8sObject, process: string, container: any, a
     if (seen.has(e.name)) problems.push(`${at}: env ${e.name} is listed twice`);
     seen.add(e.name);
     fromSecret.delete(e.name);
+    delete secretRefs[e.name];
     if (e.value !== undefined) {
       env[e.name] = String(e.value);
       if (SECRET_SETTINGS.includes(e.name)) problems.push(`${at}: env ${e.name} is a credential written as a literal value`);
@@ -266,6 +291,7 @@ function workloadEnv(r: Render, o: K8sObject, process: string, container: any, a
       }
       env[e.name] = data[ref.key]!;
       fromSecret.add(e.name);
+      secretRefs[e.name] = { secret: ref.name, key: ref.key };
     } else if (e.valueFrom?.configMapKeyRef) {
       const ref = e.valueFrom.configMapKeyRef;
       const cm = r.objects.find((x) => x.kind === 'ConfigMap' && x.metadata.name === ref.name);
@@ -278,7 +304,35 @@ function workloadEnv(r: Render, o: K8sObject, process: string, container: any, a
       env[e.name] = `dummy-${e.name}`;
     }
   }
-  return { object: o, process, container, env, fromSecret };
+  return { object: o, process, container, env, fromSecret, secretRefs };
+}
+
+/** Every key name under `secrets.keys` (nested maps flattened). */
+function secretKeyNames(keys: unknown): string[] {
+  if (typeof keys === 'string') return [keys];
+  return isMap(keys) ? Object.values(keys).flatMap(secretKeyNames) : [];
+}
+
+/** A dummy credential for a key of an existing Secret: long enough for every minimum (32 characters). */
+const dummyCredential = (key: string) => `dummy-${key}-`.padEnd(48, 'x');
+
+/**
+ * What an existing Secret holds as far as the chart may assume: the keys named in `secrets.keys`, with dummy
+ * credentials, and each service's INTERNAL_CALLERS key filled the way the docs' script fills it (the callers'
+ * names and the SHA-256 of their dummy credentials).
+ */
+function existingSecretDummies(values: Record<string, any>): Record<string, string> {
+  const keys = values.secrets?.keys ?? {};
+  const out = Object.fromEntries(secretKeyNames(keys).map((k) => [k, dummyCredential(k)]));
+  for (const [block, key] of Object.entries<string>(keys.internalCallers ?? {})) {
+    const service = Object.keys(CALLERS).find((p) => blockKey(p) === block);
+    const entries = (service ? CALLERS[service]! : []).map((c) => {
+      const tokenKey: string = keys.internalAuthTokens?.[blockKey(c)] ?? `no key for ${c}`;
+      return `${c}:${credentialHash(dummyCredential(tokenKey))}`;
+    });
+    if (entries.length > 0) out[key] = entries.join(',');
+  }
+  return out;
 }
 
 /**
@@ -293,8 +347,7 @@ function secretData(r: Render, o: K8sObject, name: string, at: string, problems:
       problems.push(`${at}: reads Secret "${name}", but secrets.existingSecret is "${s.existingSecret}" and the chart makes no Secret`);
       return undefined;
     }
-    // Long enough for every secret setting's minimum (SECRETS_KEY: 32 characters).
-    return Object.fromEntries(Object.values<string>(s.keys ?? {}).map((k) => [k, `dummy-${k}-`.padEnd(48, 'x')]));
+    return existingSecretDummies(r.values);
   }
   const secret = r.objects.find((x) => x.kind === 'Secret' && x.metadata.name === name);
   if (!secret) {
@@ -314,6 +367,10 @@ function secretData(r: Render, o: K8sObject, name: string, at: string, problems:
   } else if (o.kind === 'Deployment' && hook(secret)) {
     problems.push(`${at}: reads the hook Secret "${name}" (${hook(secret)}), which is deleted once the hooks succeed`);
   }
+  return decodeSecret(secret);
+}
+
+function decodeSecret(secret: K8sObject): Record<string, string> {
   const data: Record<string, string> = {};
   for (const [k, v] of Object.entries<string>(secret.data ?? {})) data[k] = Buffer.from(v, 'base64').toString('utf8');
   for (const [k, v] of Object.entries<string>(secret.stringData ?? {})) data[k] = String(v);
@@ -351,10 +408,14 @@ function checkLoad(w: Workload, spec: ProcessSpec, at: string, problems: string[
 }
 
 /** A loaded value that still points at loopback is a local-run default the chart forgot to set. */
-function checkLoopback(loaded: Record<string, unknown>, at: string, problems: string[]): void {
+function checkLoopback(loaded: Record<string, unknown>, env: Record<string, string | undefined>, at: string, problems: string[]): void {
   for (const [name, value] of Object.entries(loaded)) {
-    // The browser-facing base of deep links; with `kubectl port-forward` (values-dev.yaml) it is loopback.
-    if (name === 'PUBLIC_UI_URL') continue;
+    // The browser-facing base of deep links and invitation links; with `kubectl port-forward` (values-dev.yaml) it
+    // is loopback on purpose, but it must always be set from the values, never left at the local-run default.
+    if (name === 'PUBLIC_UI_URL') {
+      if (env.PUBLIC_UI_URL === undefined) problems.push(`${at}: PUBLIC_UI_URL is not set (links would point at the local-run default)`);
+      continue;
+    }
     const text = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '';
     if (LOOPBACK.test(text)) {
       problems.push(
@@ -468,7 +529,7 @@ function deploymentsSelectedBy(r: Render, svc: K8sObject): K8sObject[] {
 
 /**
  * Settings that point at an in-cluster Service (`http://<service>.<namespace>.svc:<port>`) reach the
- * component the name says (IDENTITY_URL: the gateway; RUNS_URL: runs, ...) on the right port: the RPC
+ * component the name says (IDENTITY_URL: identity; RUNS_URL: runs, ...) on the right port: the RPC
  * port, or the internal HTTP port for `*_HTTP_URL`.
  */
 function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: string, at: string, problems: string[]): void {
@@ -504,7 +565,7 @@ function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: s
     }
     const setting = calleeSpec?.ports[cp.name];
     const stem = name.replace(/_HTTP_URL$|_URL$/, '');
-    const expectedCallee = stem === 'IDENTITY' ? 'gateway' : stem.toLowerCase().replace(/_/g, '-');
+    const expectedCallee = stem.toLowerCase().replace(/_/g, '-');
     if (PROCESSES[expectedCallee] && callee !== expectedCallee) {
       problems.push(`${at}: ${name}=${value} reaches ${callee}, expected ${expectedCallee}`);
     }
@@ -513,5 +574,195 @@ function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: s
       problems.push(`${at}: ${name}=${value} reaches ${callee}'s ${setting ?? 'unknown'} port, expected its ${wantSetting ?? '?'} port`);
     }
     if (callee === process) problems.push(`${at}: ${name}=${value} points at the component itself`);
+  }
+}
+
+// ---- internal credentials ------------------------------------------------------------------------
+
+/** The entries of an INTERNAL_CALLERS value: [name, hash] pairs, as written (parseCallers would merge duplicates). */
+function callerEntries(value: string | undefined): [string, string][] {
+  return (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      const i = p.indexOf(':');
+      return i < 0 ? [p, ''] : [p.slice(0, i), p.slice(i + 1)];
+    });
+}
+
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
+const listed = (xs: Iterable<string>) => `[${sorted(xs).join(', ')}]`;
+
+/**
+ * Each process presents its own credential: INTERNAL_AUTH_TOKEN comes from its own key
+ * (secrets.keys.internalAuthTokens.<block>); no two components share a key, none reads the admin CLI's,
+ * and the chart-made Secret holds a different credential under each key.
+ */
+function checkCredentials(r: Render, workloads: Workload[], problems: string[]): void {
+  const keys: Record<string, string> = r.values.secrets?.keys?.internalAuthTokens ?? {};
+  const adminKey = keys[ADMIN];
+  const users = new Map<string, Set<string>>();
+  for (const w of workloads) {
+    const at = `${w.object.kind}/${w.object.metadata.name} (${w.process})`;
+    const ref = w.secretRefs.INTERNAL_AUTH_TOKEN;
+    if (!ref) continue; // reported by checkNames (missing, or not from a Secret)
+    const own = keys[blockKey(w.process)];
+    if (ref.key !== own) {
+      problems.push(
+        `${at}: INTERNAL_AUTH_TOKEN reads key "${ref.key}", not its own credential "${own ?? '(none)'}" (secrets.keys.internalAuthTokens.${blockKey(w.process)})`,
+      );
+    }
+    if (ref.key === adminKey) problems.push(`${at}: INTERNAL_AUTH_TOKEN reads the admin CLI's credential "${ref.key}"; no pod may hold it`);
+    if (!users.has(ref.key)) users.set(ref.key, new Set());
+    users.get(ref.key)!.add(w.process);
+  }
+  for (const [key, procs] of users) {
+    if (procs.size > 1)
+      problems.push(`Secret key "${key}" is the INTERNAL_AUTH_TOKEN of ${listed(procs)}: every component needs its own credential`);
+  }
+  if (r.values.secrets?.existingSecret) return;
+  for (const secret of r.objects.filter((o) => o.kind === 'Secret')) {
+    const data = decodeSecret(secret);
+    const byValue = new Map<string, string[]>();
+    for (const key of Object.values(keys)) {
+      const v = data[key];
+      if (v === undefined) continue;
+      byValue.set(v, [...(byValue.get(v) ?? []), key]);
+    }
+    for (const same of byValue.values()) {
+      if (same.length > 1) problems.push(`Secret/${secret.metadata.name}: keys ${listed(same)} hold the same credential`);
+    }
+  }
+}
+
+/**
+ * (a) Every service's INTERNAL_CALLERS lists exactly its callers of the code's graph; with the chart-made
+ * Secret each hash is the SHA-256 of that caller's credential in the Secret the workload reads; with
+ * secrets.existingSecret it is read from the service's key secrets.keys.internalCallers.<block>.
+ */
+function checkCallers(r: Render, workloads: Workload[], problems: string[]): void {
+  const s = r.values.secrets ?? {};
+  for (const w of workloads) {
+    if (w.process === 'gateway') continue;
+    const at = `${w.object.kind}/${w.object.metadata.name} (${w.process})`;
+    const expected = CALLERS[w.process];
+    if (!expected) {
+      problems.push(`${at}: ${w.process} has no callers in packages/testkit/src/topology.ts`);
+      continue;
+    }
+    if (s.existingSecret) {
+      const want: string | undefined = s.keys?.internalCallers?.[blockKey(w.process)];
+      const ref = w.secretRefs.INTERNAL_CALLERS;
+      if (!ref || ref.secret !== s.existingSecret || ref.key !== want) {
+        problems.push(
+          `${at}: with secrets.existingSecret, INTERNAL_CALLERS must come from key "${want ?? '(none)'}" of Secret "${s.existingSecret}" (the chart cannot hash credentials it does not see), not ${ref ? `key "${ref.key}" of Secret "${ref.secret}"` : 'a ConfigMap or a literal'}`,
+        );
+      }
+    }
+    const entries = callerEntries(w.env.INTERNAL_CALLERS);
+    const names = entries.map(([n]) => n);
+    if (names.length !== new Set(names).size) problems.push(`${at}: INTERNAL_CALLERS names a caller twice: [${names.join(', ')}]`);
+    if (listed(names) !== listed(expected)) {
+      problems.push(
+        `${at}: INTERNAL_CALLERS lists ${listed(names)}, but its callers are ${listed(expected)} (packages/testkit/src/topology.ts)`,
+      );
+    }
+    if (s.existingSecret) continue;
+    const tokenRef = w.secretRefs.INTERNAL_AUTH_TOKEN;
+    const secret = tokenRef && r.objects.find((o) => o.kind === 'Secret' && o.metadata.name === tokenRef.secret);
+    if (!secret) continue; // reported by the Secret checks
+    const data = decodeSecret(secret);
+    for (const [name, hash] of entries) {
+      const key: string | undefined = s.keys?.internalAuthTokens?.[blockKey(name)];
+      const credential = key === undefined ? undefined : data[key];
+      if (credential === undefined) {
+        problems.push(`${at}: INTERNAL_CALLERS names ${name}, whose credential is not in Secret "${secret.metadata.name}"`);
+      } else if (hash !== credentialHash(credential)) {
+        problems.push(
+          `${at}: INTERNAL_CALLERS gives ${name} the hash ${hash.slice(0, 12)}…, not the SHA-256 of its credential (key "${key}" of Secret "${secret.metadata.name}")`,
+        );
+      }
+    }
+  }
+}
+
+const selects = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>
+  !!selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+/** Whether a NetworkPolicy port list (absent: every port) includes a container port. */
+const coversPort = (ports: any[] | undefined, port: { name?: string; containerPort: number }) =>
+  !ports || ports.length === 0 || ports.some((p) => p.port === undefined || p.port === port.containerPort || p.port === port.name);
+
+/**
+ * (b) The components a service's NetworkPolicies admit on its RPC port are exactly the names its
+ * INTERNAL_CALLERS lists, `admin` standing for the ADMIN_CLI_HOST pods (none for that service itself: the
+ * CLI calls it over loopback); and each of them may leave for it (egress on that port).
+ */
+function checkCallerNetwork(r: Render, workloads: Workload[], problems: string[]): void {
+  const policies = r.objects.filter((o) => o.kind === 'NetworkPolicy');
+  if (policies.length === 0) return;
+  const deployments = r.objects.filter((o) => o.kind === 'Deployment');
+  const podLabels = (d: K8sObject): Record<string, string> => d.spec.template.metadata.labels ?? {};
+  const componentOf = (d: K8sObject) => d.metadata.labels?.['app.kubernetes.io/component'] ?? d.metadata.name;
+  const policiesOf = (d: K8sObject) => policies.filter((p) => selects(p.spec.podSelector?.matchLabels, podLabels(d)));
+  /** The Deployments a peer list selects (podSelector-only peers: this namespace's pods). */
+  const selected = (peers: any[]) =>
+    peers
+      .filter((peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock)
+      .flatMap((peer) => deployments.filter((d) => selects(peer.podSelector.matchLabels, podLabels(d))));
+  for (const w of workloads) {
+    if (w.object.kind !== 'Deployment' || w.process === 'gateway' || w.env.INTERNAL_CALLERS === undefined) continue;
+    const at = `Deployment/${w.object.metadata.name} (${w.process})`;
+    const rpc = (w.container.ports ?? []).find((p: any) => p.name === 'grpc');
+    if (!rpc) continue; // reported by checkPorts
+    const own = policiesOf(w.object);
+    if (own.length === 0) {
+      problems.push(`${at}: no NetworkPolicy selects its pods`);
+      continue;
+    }
+    const admitted = new Set<string>();
+    for (const rule of own.flatMap((p) => p.spec.ingress ?? [])) {
+      if (!coversPort(rule.ports, rpc)) continue;
+      if (!rule.from || rule.from.length === 0) {
+        problems.push(`${at}: a NetworkPolicy admits any source on its RPC port ${rpc.containerPort}`);
+        continue;
+      }
+      for (const d of selected(rule.from)) admitted.add(componentOf(d));
+    }
+    const names = callerEntries(w.env.INTERNAL_CALLERS).map(([n]) => n);
+    const expected = new Set(names.filter((n) => n !== ADMIN));
+    if (names.includes(ADMIN) && w.process !== ADMIN_CLI_HOST) expected.add(ADMIN_CLI_HOST);
+    // A disabled component (no Deployment) has no pods to admit.
+    for (const c of [...expected]) if (!deployments.some((d) => componentOf(d) === c)) expected.delete(c);
+    const why = (c: string) => (names.includes(c) ? '' : ` (${ADMIN}: the admin CLI runs in the ${ADMIN_CLI_HOST} pods)`);
+    for (const c of sorted(admitted)) {
+      if (!expected.has(c)) {
+        problems.push(
+          `${at}: its NetworkPolicy admits ${c} on the RPC port ${rpc.containerPort}, which its INTERNAL_CALLERS does not list`,
+        );
+      }
+    }
+    for (const c of sorted(expected)) {
+      if (!admitted.has(c)) {
+        problems.push(
+          `${at}: its INTERNAL_CALLERS lists ${names.includes(c) ? c : ADMIN}, but its NetworkPolicy does not admit ${c} on the RPC port ${rpc.containerPort}${why(c)}`,
+        );
+        continue;
+      }
+      for (const caller of deployments.filter((d) => componentOf(d) === c)) {
+        const out = policiesOf(caller).flatMap((p) => p.spec.egress ?? []);
+        const reaches = out.some(
+          (rule: any) =>
+            coversPort(rule.ports, rpc) &&
+            (!rule.to || rule.to.length === 0 || selected(rule.to).some((d) => d.metadata.name === w.object.metadata.name)),
+        );
+        if (!reaches) {
+          problems.push(
+            `Deployment/${caller.metadata.name} (${c}): its NetworkPolicy does not let it reach ${w.process} on the RPC port ${rpc.containerPort}${why(c)}`,
+          );
+        }
+      }
+    }
   }
 }

@@ -12,14 +12,25 @@
  *      readiness for ""), HTTP GET /healthz and /readyz on PORT for the gateway;
  *      Service targetPorts exist; in-cluster URLs reach the named component on its RPC/HTTP port;
  *      nothing is left at a loopback default (BIND_HOST, URLs, brokers);
- *  (f) the loader accepts the rendered environment (no ConfigError).
+ *  (f) the loader accepts the rendered environment (no ConfigError); only processes with a schema have a
+ *      migration Job (not the gateway).
+ * Internal credentials (the caller graph is SERVICES[].callers of packages/testkit/src/topology.ts):
+ *  - every process reads INTERNAL_AUTH_TOKEN from its own key (secrets.keys.internalAuthTokens.<block>);
+ *  (a) every service's INTERNAL_CALLERS lists exactly its callers, and with the chart-made Secret each hash is
+ *      the SHA-256 of that caller's credential in the rendered Secret (with secrets.existingSecret it is read
+ *      from the service's key secrets.keys.internalCallers.<block>);
+ *  (b) the components its NetworkPolicy admits on its RPC port are exactly the names INTERNAL_CALLERS lists
+ *      (`admin`: the identity pods, where the admin CLI runs), and each of them has egress to it;
+ *  (c) no two components share a credential key (nor a credential), and no pod reads the admin CLI's.
  * Negative cases (default render with `--set`, or with one object edited) prove the checker reports a
  * stray name, a missing required setting, a wrong Secret key (chart-made and existingSecret), a Job on the
  * regular Secret, a credential in a ConfigMap, a wrong container port, probe or targetPort, an invalid
- * value, a loopback bind and an in-cluster URL on the wrong port.
+ * value, a loopback bind, an in-cluster URL on the wrong port, a gateway migration Job, and each
+ * credential check above.
  * Needs .cache/bin/helm (`bash scripts/charts/install-tools.sh`); fails, never skips, without it.
  */
-import { checkRender, PROCESSES, render, valuesSets, type Render } from './chart-check';
+import { credentialHash } from '@assay/config';
+import { CALLERS, checkRender, PROCESSES, render, valuesSets, type Render } from './chart-check';
 
 const sets = valuesSets();
 
@@ -34,16 +45,31 @@ describe.each(sets)('chart rendered with $label', (set) => {
     expect(problems).toEqual([]);
     expect(workloads.length).toBeGreaterThan(0);
     if (set.file === undefined) {
-      // With the defaults, every process runs as a Deployment and has a migration Job.
+      // With the defaults, every process runs as a Deployment and every one with a schema has a migration Job.
       const seen = (kind: string) => workloads.filter((w) => w.object.kind === kind).map((w) => w.process);
       expect(seen('Deployment').sort()).toEqual(Object.keys(PROCESSES).sort());
-      expect(seen('Job').sort()).toEqual(Object.keys(PROCESSES).sort());
+      expect(seen('Job').sort()).toEqual(
+        Object.entries(PROCESSES)
+          .filter(([, p]) => p.migrates)
+          .map(([name]) => name)
+          .sort(),
+      );
     }
   });
 });
 
+it('the chart deploys every service of the code, and the checks know every caller graph entry', () => {
+  // A service added to packages/testkit/src/topology.ts must be added to PROCESSES here (and to the chart).
+  expect(Object.keys(CALLERS).sort()).toEqual(
+    Object.keys(PROCESSES)
+      .filter((p) => p !== 'gateway')
+      .sort(),
+  );
+});
+
 describe('the checker catches', () => {
   const base = { label: 'default values' };
+  const external = () => valuesSets().find((s) => s.file?.endsWith('external-values.yaml'))!;
   const problemsOf = (r: Render) => checkRender(r).problems;
   const withSet = (...set: string[]) => problemsOf(render({ ...base, set }));
   /** The default render with one object changed in place. */
@@ -54,6 +80,11 @@ describe('the checker catches', () => {
     edit(o);
     return problemsOf(r);
   };
+
+  it('PUBLIC_UI_URL left out of a process that reads it (identity: its invitation links would point at localhost)', () => {
+    const problems = edited('ConfigMap', 'assay-identity', (c) => delete c.data.PUBLIC_UI_URL);
+    expect(problems).toContainEqual(expect.stringMatching(/assay-identity \(identity\): PUBLIC_UI_URL is not set/));
+  });
 
   it('a name no schema reads (runs.config.TYPO_VAR), in the Deployment and in the migration Job', () => {
     const problems = withSet('runs.config.TYPO_VAR=x');
@@ -97,13 +128,12 @@ describe('the checker catches', () => {
   });
 
   it('with secrets.existingSecret, a secretKeyRef to a key not named in secrets.keys', () => {
-    const external = valuesSets().find((s) => s.file?.endsWith('external-values.yaml'))!;
-    const r = render(external);
-    const job = r.objects.find((o) => o.kind === 'Job' && o.metadata.name === 'assay-gateway-migrate')!;
+    const r = render(external());
+    const job = r.objects.find((o) => o.kind === 'Job' && o.metadata.name === 'assay-identity-migrate')!;
     job.spec.template.spec.containers[0].env.find((e: any) => e.name === 'REDIS_URL').valueFrom.secretKeyRef.key = 'REDIS';
     expect(checkRender(r).problems).toContainEqual(
       expect.stringMatching(
-        /^Job\/assay-gateway-migrate \(gateway\): env REDIS_URL reads key "REDIS" of Secret "assay-secrets", which has only/,
+        /^Job\/assay-identity-migrate \(identity\): env REDIS_URL reads key "REDIS" of Secret "assay-secrets", which has only/,
       ),
     );
   });
@@ -181,5 +211,134 @@ describe('the checker catches', () => {
     expect(problems).toContain(
       "Deployment/assay-gateway (gateway): RUNS_URL=http://assay-runs.assay.svc:9000 reaches runs's HTTP_PORT port, expected its RPC_PORT port",
     );
+  });
+  it('a migration Job for the gateway (it has no schema), which would also hand it DATABASE_URL', () => {
+    const r = render(base);
+    const job = structuredClone(r.objects.find((o) => o.kind === 'Job' && o.metadata.name === 'assay-identity-migrate')!);
+    job.metadata.name = 'assay-gateway-migrate';
+    job.spec.template.metadata.labels['assay-migrations-for'] = 'gateway';
+    job.spec.template.spec.containers[0].env = job.spec.template.spec.containers[0].env.filter(
+      (e: any) => e.name !== 'INTERNAL_AUTH_TOKEN',
+    );
+    r.objects.push(job);
+    const problems = problemsOf(r);
+    expect(problems).toContain('Job/assay-gateway-migrate (gateway): a migration Job, but gateway has no schema to migrate');
+    expect(problems).toContain(
+      'Job/assay-gateway-migrate (gateway): sets DATABASE_URL (from a Secret), which the gateway settings do not read',
+    );
+  });
+
+  describe('internal credentials', () => {
+    /** The ConfigMap's INTERNAL_CALLERS of a service, as a mutable list of [name, hash]. */
+    const editCallers = (name: string, edit: (entries: string[][]) => string[][]) =>
+      edited('ConfigMap', name, (cm) => {
+        const entries = String(cm.data.INTERNAL_CALLERS)
+          .split(',')
+          .map((e) => e.split(':'));
+        cm.data.INTERNAL_CALLERS = edit(entries)
+          .map((e) => e.join(':'))
+          .join(',');
+      });
+
+    it("(a) an INTERNAL_CALLERS hash that is not the SHA-256 of the caller's credential", () => {
+      const problems = editCallers('assay-runs', (entries) =>
+        entries.map(([n, h]) => [n!, n === 'gateway' ? credentialHash('not the gateway credential, 32+ characters') : h!]),
+      );
+      expect(problems).toEqual([
+        expect.stringMatching(
+          /^Deployment\/assay-runs \(runs\): INTERNAL_CALLERS gives gateway the hash [0-9a-f]{12}…, not the SHA-256 of its credential \(key "INTERNAL_AUTH_TOKEN_GATEWAY" of Secret "assay"\)$/,
+        ),
+      ]);
+    });
+
+    it('(a) a caller missing from INTERNAL_CALLERS (and so admitted by the network but refused)', () => {
+      const problems = editCallers('assay-analytics', (entries) => entries.filter(([n]) => n !== 'reports'));
+      expect(problems).toEqual([
+        'Deployment/assay-analytics (analytics): INTERNAL_CALLERS lists [admin, gateway], but its callers are [admin, gateway, reports] (packages/testkit/src/topology.ts)',
+        'Deployment/assay-analytics (analytics): its NetworkPolicy admits reports on the RPC port 7000, which its INTERNAL_CALLERS does not list',
+      ]);
+    });
+
+    it("(a) with secrets.existingSecret, INTERNAL_CALLERS read from another service's key", () => {
+      const r = render(external());
+      const d = r.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'assay-runs')!;
+      d.spec.template.spec.containers[0].env.find((e: any) => e.name === 'INTERNAL_CALLERS').valueFrom.secretKeyRef.key =
+        'INTERNAL_CALLERS_ANALYTICS';
+      const problems = checkRender(r).problems;
+      expect(problems).toContain(
+        'Deployment/assay-runs (runs): with secrets.existingSecret, INTERNAL_CALLERS must come from key "INTERNAL_CALLERS_RUNS" of Secret "assay-secrets" (the chart cannot hash credentials it does not see), not key "INTERNAL_CALLERS_ANALYTICS" of Secret "assay-secrets"',
+      );
+      expect(problems).toContain(
+        'Deployment/assay-runs (runs): INTERNAL_CALLERS lists [admin, gateway, reports], but its callers are [admin, analytics, gateway, reports] (packages/testkit/src/topology.ts)',
+      );
+    });
+
+    it('(b) a NetworkPolicy admitting a component that is no caller', () => {
+      const problems = edited('NetworkPolicy', 'assay-webhooks', (np) => {
+        const rpc = np.spec.ingress.find((rule: any) => rule.ports.some((p: any) => p.port === 7000));
+        rpc.from.push({ podSelector: { matchLabels: { ...rpc.from[0].podSelector.matchLabels, 'app.kubernetes.io/component': 'runs' } } });
+      });
+      expect(problems).toEqual([
+        'Deployment/assay-webhooks (webhooks): its NetworkPolicy admits runs on the RPC port 7000, which its INTERNAL_CALLERS does not list',
+      ]);
+    });
+
+    it('(b) a NetworkPolicy shutting out the admin CLI (the identity pods) that INTERNAL_CALLERS lists as admin', () => {
+      const problems = edited('NetworkPolicy', 'assay-analytics', (np) => {
+        const rpc = np.spec.ingress.find((rule: any) => rule.ports.some((p: any) => p.port === 7000));
+        rpc.from = rpc.from.filter((peer: any) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'] !== 'identity');
+      });
+      expect(problems).toEqual([
+        'Deployment/assay-analytics (analytics): its INTERNAL_CALLERS lists admin, but its NetworkPolicy does not admit identity on the RPC port 7000 (admin: the admin CLI runs in the identity pods)',
+      ]);
+    });
+
+    it('(b) a caller whose egress does not reach the service (the gateway without its way to identity)', () => {
+      const problems = edited('NetworkPolicy', 'assay-gateway', (np) => {
+        np.spec.egress = np.spec.egress.filter(
+          (rule: any) => rule.to?.[0]?.podSelector?.matchLabels?.['app.kubernetes.io/component'] !== 'identity',
+        );
+      });
+      expect(problems).toEqual([
+        'Deployment/assay-gateway (gateway): its NetworkPolicy does not let it reach identity on the RPC port 7000',
+      ]);
+    });
+
+    it('(c) two components on one credential key', () => {
+      const problems = edited('Deployment', 'assay-runs', (d) => {
+        d.spec.template.spec.containers[0].env.find((e: any) => e.name === 'INTERNAL_AUTH_TOKEN').valueFrom.secretKeyRef.key =
+          'INTERNAL_AUTH_TOKEN_GATEWAY';
+      });
+      expect(problems).toEqual([
+        'Deployment/assay-runs (runs): INTERNAL_AUTH_TOKEN reads key "INTERNAL_AUTH_TOKEN_GATEWAY", not its own credential "INTERNAL_AUTH_TOKEN_RUNS" (secrets.keys.internalAuthTokens.runs)',
+        'Secret key "INTERNAL_AUTH_TOKEN_GATEWAY" is the INTERNAL_AUTH_TOKEN of [gateway, runs]: every component needs its own credential',
+      ]);
+      // The chart itself refuses the values that would render this.
+      expect(() => render({ ...base, set: ['secrets.keys.internalAuthTokens.runs=INTERNAL_AUTH_TOKEN_GATEWAY'] })).toThrow(
+        /secrets\.keys\.internalAuthTokens\.gateway and secrets\.keys\.internalAuthTokens\.runs are both "INTERNAL_AUTH_TOKEN_GATEWAY"/,
+      );
+    });
+
+    it("(c) a pod holding the admin CLI's credential", () => {
+      const problems = edited('Deployment', 'assay-identity', (d) => {
+        d.spec.template.spec.containers[0].env.find((e: any) => e.name === 'INTERNAL_AUTH_TOKEN').valueFrom.secretKeyRef.key =
+          'INTERNAL_AUTH_TOKEN_ADMIN';
+      });
+      expect(problems).toEqual([
+        'Deployment/assay-identity (identity): INTERNAL_AUTH_TOKEN reads key "INTERNAL_AUTH_TOKEN_ADMIN", not its own credential "INTERNAL_AUTH_TOKEN_IDENTITY" (secrets.keys.internalAuthTokens.identity)',
+        'Deployment/assay-identity (identity): INTERNAL_AUTH_TOKEN reads the admin CLI\'s credential "INTERNAL_AUTH_TOKEN_ADMIN"; no pod may hold it',
+      ]);
+    });
+
+    it('(c) one credential under two keys of the chart-made Secret', () => {
+      const problems = edited('Secret', 'assay', (secret) => {
+        secret.data.INTERNAL_AUTH_TOKEN_RUNS = secret.data.INTERNAL_AUTH_TOKEN_GATEWAY;
+      });
+      expect(problems).toContain('Secret/assay: keys [INTERNAL_AUTH_TOKEN_GATEWAY, INTERNAL_AUTH_TOKEN_RUNS] hold the same credential');
+      // ... and the callers' hashes of runs no longer match what it presents.
+      expect(problems).toContainEqual(
+        expect.stringMatching(/^Deployment\/assay-manual-testing \(manual-testing\): INTERNAL_CALLERS gives runs the hash/),
+      );
+    });
   });
 });

@@ -134,11 +134,6 @@ spec:
       targetPort: http
       protocol: TCP
       appProtocol: http
-    - name: admin
-      port: {{ include "assay.port.rpc" . }}
-      targetPort: admin
-      protocol: TCP
-      appProtocol: kubernetes.io/h2c
     - name: metrics
       port: {{ include "assay.port.http" . }}
       targetPort: metrics
@@ -310,19 +305,19 @@ spec:
         {{- toYaml . | nindent 8 }}
       {{- end }}
     {{- end }}
-    {{- if or $c.networkPolicy.rpcClients (and (eq .key "gateway") $np.adminFrom) }}
-    # {{ ternary "Admin RPC: networkPolicy.adminFrom and" "RPC: only" (eq .key "gateway") }} the components in networkPolicy.rpcClients.
+    {{- $peers := get (include "assay.rpcPeerKeys" . | fromYaml) "keys" }}
+    {{- $adminFrom := ternary $np.adminFrom list (eq (include "assay.hasAdminCaller" .) "true") }}
+    {{- if or $peers $adminFrom }}
+    # RPC: only its callers (assay.callerGraph: the same list as its INTERNAL_CALLERS){{ if include "assay.hasAdminCaller" . }}; admin: the admin CLI, from the {{ include "assay.adminHost" . }} pods{{ if eq .key (include "assay.adminHost" .) }} (over loopback){{ end }} and networkPolicy.adminFrom{{ end }}.
     - ports:
         - port: {{ $rpc }}
           protocol: TCP
       from:
-        {{- with include "assay.componentPeers" (dict "root" $root "keys" $c.networkPolicy.rpcClients) }}
+        {{- with include "assay.componentPeers" (dict "root" $root "keys" $peers) }}
         {{- . | nindent 8 }}
         {{- end }}
-        {{- if eq .key "gateway" }}
-        {{- with $np.adminFrom }}
+        {{- with $adminFrom }}
         {{- toYaml . | nindent 8 }}
-        {{- end }}
         {{- end }}
     {{- end }}
     # HTTP ({{ ternary "/metrics" "/metrics and internal streaming endpoints" (eq .key "gateway") }}): the metrics scraper{{ if $c.networkPolicy.httpClients }} and {{ join ", " $c.networkPolicy.httpClients }}{{ end }}.
@@ -346,8 +341,9 @@ spec:
 {{- end -}}
 
 {{/*
-Egress of a component: DNS; the components that list it in their rpcClients/httpClients; its stores
-(PostgreSQL for all, Redis for the gateway, Kafka for its users); for webhooks, the outside world.
+Egress of a component: DNS; the components it calls (those whose callers, assay.callerGraph, name it, or
+whose httpClients do); its stores (PostgreSQL for the services, Redis for the gateway and identity, Kafka for
+its users); for webhooks, the outside world.
 */}}
 {{- define "assay.egressRules" -}}
 {{- $root := .root -}}
@@ -365,23 +361,26 @@ Egress of a component: DNS; the components that list it in their rpcClients/http
   {{- end }}
 {{- range $k := splitList " " (include "assay.componentKeys" $root) }}
 {{- $other := index $root.Values $k }}
-{{- if and $other.enabled (ne $k $me) (or (has $me $other.networkPolicy.rpcClients) (has $me $other.networkPolicy.httpClients)) }}
-- # {{ include "assay.componentName" (dict "key" $k) }}
+{{- $rpcTo := has $me (get (include "assay.rpcPeerKeys" (dict "root" $root "key" $k) | fromYaml) "keys") }}
+{{- $httpTo := has $me $other.networkPolicy.httpClients }}
+{{- if and $other.enabled (ne $k $me) (or $rpcTo $httpTo) }}
+- # {{ include "assay.componentName" (dict "key" $k) }}{{ if and $rpcTo (eq $me (include "assay.adminHost" $)) (not (has $me (get (include "assay.callers" (dict "root" $root "key" $k) | fromYaml) "callers"))) }} (the admin CLI){{ end }}
   to:
     {{- include "assay.componentPeers" (dict "root" $root "keys" (list $k)) | nindent 4 }}
   ports:
-    {{- if has $me $other.networkPolicy.rpcClients }}
+    {{- if $rpcTo }}
     - port: {{ include "assay.port.rpc" $ }}
       protocol: TCP
     {{- end }}
-    {{- if has $me $other.networkPolicy.httpClients }}
+    {{- if $httpTo }}
     - port: {{ include "assay.port.http" $ }}
       protocol: TCP
     {{- end }}
 {{- end }}
 {{- end }}
-{{- $stores := list "postgresql" -}}
-{{- if eq $me "gateway" }}{{ $stores = append $stores "redis" }}{{ end -}}
+{{- $stores := list -}}
+{{- if ne $me "gateway" }}{{ $stores = append $stores "postgresql" }}{{ end -}}
+{{- if has $me (splitList " " (include "assay.redisClients" $root)) }}{{ $stores = append $stores "redis" }}{{ end -}}
 {{- if has $me (splitList " " (include "assay.kafkaClients" .)) }}{{ $stores = append $stores "kafka" }}{{ end -}}
 {{- if $root.Values.dev.enabled }}
 {{- range $store := $stores }}

@@ -11,10 +11,67 @@ Chart-wide objects pass (dict "root" $).
 {{- define "assay.port.http" -}}9000{{- end -}}
 
 {{/* The component blocks, in a stable order. */}}
-{{- define "assay.componentKeys" -}}gateway manualTesting runs analytics webhooks reports{{- end -}}
+{{- define "assay.componentKeys" -}}gateway {{ include "assay.serviceKeys" . }}{{- end -}}
+
+{{/* The services: Connect servers with their own Postgres schema and migrations (every component but the gateway). */}}
+{{- define "assay.serviceKeys" -}}identity manualTesting runs analytics webhooks reports{{- end -}}
 
 {{/* The components that use Kafka (runs publishes run events; analytics and webhooks consume them). */}}
 {{- define "assay.kafkaClients" -}}runs analytics webhooks{{- end -}}
+
+{{/* The components that use Redis (the gateway: limits, idempotency, auth cache; identity: auth-cache generations). */}}
+{{- define "assay.redisClients" -}}gateway identity{{- end -}}
+
+{{/*
+Who calls whom, the one list of the chart (the code's is SERVICES[].callers in packages/testkit/src/topology.ts;
+test/deploy checks they agree): per service, the components (block names) that call it, and `admin`, the
+admin CLI's credential, where the service has admin RPCs. It makes both
+  - each service's INTERNAL_CALLERS (name:sha256 of each caller's credential), and
+  - the RPC ingress of its NetworkPolicy (and the callers' egress),
+so a service accepts exactly the callers the network lets through. The admin CLI runs in the identity pods
+(`kubectl exec`), so on the network `admin` is the identity pods (identity itself: the CLI calls it over
+loopback) and the peers of networkPolicy.adminFrom.
+*/}}
+{{- define "assay.callerGraph" -}}
+identity: [gateway, manualTesting, reports, admin]
+manualTesting: [gateway, runs]
+runs: [gateway, analytics, reports, admin]
+analytics: [gateway, reports, admin]
+webhooks: [gateway]
+reports: [gateway]
+{{- end -}}
+
+{{/* The admin CLI's credential name, and the component whose pods it runs in. */}}
+{{- define "assay.adminCaller" -}}admin{{- end -}}
+{{- define "assay.adminHost" -}}identity{{- end -}}
+
+{{/* Callers of a component, as a YAML list (empty for the gateway, which nothing calls over RPC): (dict "root" $ "key" ...). */}}
+{{- define "assay.callers" -}}
+{{- toYaml (dict "callers" (get (include "assay.callerGraph" .root | fromYaml) .key | default list)) -}}
+{{- end -}}
+
+{{/* Whether admin RPCs are among a component's calls (its callers list `admin`). */}}
+{{- define "assay.hasAdminCaller" -}}
+{{- if has (include "assay.adminCaller" .) (get (include "assay.callers" . | fromYaml) "callers") -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+The components admitted on a component's RPC port, as a YAML list: its callers, with `admin` standing for the
+pods the admin CLI runs in (none when that is the component itself: loopback).
+*/}}
+{{- define "assay.rpcPeerKeys" -}}
+{{- $admin := include "assay.adminCaller" . -}}
+{{- $host := include "assay.adminHost" . -}}
+{{- $out := list -}}
+{{- range $c := get (include "assay.callers" . | fromYaml) "callers" -}}
+{{- if ne $c $admin -}}
+{{- $out = append $out $c -}}
+{{- else if ne $.key $host -}}
+{{- $out = append $out $host -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml (dict "keys" (uniq $out)) -}}
+{{- end -}}
 
 {{- define "assay.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
@@ -116,14 +173,16 @@ app.kubernetes.io/component: migrations
 {{- end -}}
 {{- end -}}
 
-{{/* Whether a component's migrations run as hook Jobs (off in dev mode: the processes migrate at start). */}}
+{{/* Whether a component's migrations run as hook Jobs (services only; off in dev mode: the processes migrate at start). */}}
 {{- define "assay.migrationsHook" -}}
+{{- if ne .key "gateway" -}}{{- /* the gateway has no schema */ -}}
 {{- $c := index .root.Values .key -}}
 {{- if and $c.enabled $c.migrations.enabled (not .root.Values.dev.enabled) -}}true{{- end -}}
 {{- end -}}
+{{- end -}}
 
 {{- define "assay.anyMigrationsHook" -}}
-{{- range $k := splitList " " (include "assay.componentKeys" .) -}}
+{{- range $k := splitList " " (include "assay.serviceKeys" .) -}}
 {{- include "assay.migrationsHook" (dict "root" $ "key" $k) -}}
 {{- end -}}
 {{- end -}}
@@ -138,10 +197,16 @@ app.kubernetes.io/component: migrations
 {{- .Values.secrets.existingSecret | default (printf "%s-migrations" (include "assay.fullname" .)) -}}
 {{- end -}}
 
+{{/* The credential names: one per component (its INTERNAL_AUTH_TOKEN) and the admin CLI's. */}}
+{{- define "assay.credentialNames" -}}{{ include "assay.componentKeys" . }} {{ include "assay.adminCaller" . }}{{- end -}}
+
+{{/* The name a caller has in INTERNAL_CALLERS: the component's object name ("manual-testing"), or "admin". */}}
+{{- define "assay.callerName" -}}{{ kebabcase .key }}{{- end -}}
+
 {{/*
 Inline secret data (key -> plain value), resolved once per render and memoized so the regular and
-the hook Secret agree: an empty internalAuthToken / secretsKey is taken from the Secret already in the
-cluster (upgrades) or generated (first install).
+the hook Secret agree: an empty credential (secrets.internalAuthTokens.<name>) or secretsKey is taken from
+the Secret already in the cluster (upgrades) or generated (first install).
 */}}
 {{- define "assay.secrets.resolved" -}}
 {{- $s := .Values.secrets -}}
@@ -161,19 +226,83 @@ cluster (upgrades) or generated (first install).
 {{- $_ := set $r $s.keys.databaseUrl $s.databaseUrl -}}
 {{- $_ = set $r $s.keys.redisUrl $s.redisUrl -}}
 {{- end -}}
-{{- $_ := set $r $s.keys.internalAuthToken ($s.internalAuthToken | default (get $existing $s.keys.internalAuthToken | b64dec) | default (randAlphaNum 48)) -}}
-{{- $_ = set $r $s.keys.secretsKey ($s.secretsKey | default (get $existing $s.keys.secretsKey | b64dec) | default (randAlphaNum 48)) -}}
+{{- range $name := splitList " " (include "assay.credentialNames" .) -}}
+{{- $key := get $s.keys.internalAuthTokens $name -}}
+{{- $_ := set $r $key ((get $s.internalAuthTokens $name) | default (get $existing $key | b64dec) | default (randAlphaNum 48)) -}}
+{{- end -}}
+{{- $_ := set $r $s.keys.secretsKey ($s.secretsKey | default (get $existing $s.keys.secretsKey | b64dec) | default (randAlphaNum 48)) -}}
 {{- $_ = set $s "__resolved" $r -}}
 {{- end -}}
 {{- toYaml (get $s "__resolved") -}}
 {{- end -}}
 
+{{/*
+INTERNAL_CALLERS of a service computed from the chart-made Secret: `name:sha256hex` of each caller of
+assay.callerGraph, comma-separated (Sprig's sha256sum is lower-case hex, as the services expect). Only with
+inline secrets: with secrets.existingSecret the chart cannot see the credentials, and the services read
+INTERNAL_CALLERS from that Secret (secrets.keys.internalCallers).
+*/}}
+{{- define "assay.internalCallers" -}}
+{{- $root := .root -}}
+{{- $resolved := include "assay.secrets.resolved" $root | fromYaml -}}
+{{- $out := list -}}
+{{- range $c := get (include "assay.callers" . | fromYaml) "callers" -}}
+{{- $token := get $resolved (get $root.Values.secrets.keys.internalAuthTokens $c) -}}
+{{- $out = append $out (printf "%s:%s" (include "assay.callerName" (dict "key" $c)) (sha256sum $token)) -}}
+{{- end -}}
+{{- join "," $out -}}
+{{- end -}}
+
+{{/*
+Refuses what the schema cannot express: two settings sharing a Secret key (two components would then share
+one credential), two inline credentials with the same value, and a `migrations` block for the gateway.
+*/}}
+{{- define "assay.validate" -}}
+{{- $s := .Values.secrets -}}
+{{- $seen := dict -}}
+{{- $named := list (list "databaseUrl" $s.keys.databaseUrl) (list "redisUrl" $s.keys.redisUrl) (list "secretsKey" $s.keys.secretsKey) -}}
+{{- range $name := splitList " " (include "assay.credentialNames" .) -}}
+{{- $named = append $named (list (printf "internalAuthTokens.%s" $name) (get $s.keys.internalAuthTokens $name)) -}}
+{{- end -}}
+{{- range $name := splitList " " (include "assay.serviceKeys" .) -}}
+{{- $named = append $named (list (printf "internalCallers.%s" $name) (get $s.keys.internalCallers $name)) -}}
+{{- end -}}
+{{- range $n := $named -}}
+{{- $key := index $n 1 -}}
+{{- if hasKey $seen $key -}}
+{{- fail (printf "secrets.keys.%s and secrets.keys.%s are both %q: every setting needs its own Secret key (one credential per component)" (get $seen $key) (index $n 0) $key) -}}
+{{- end -}}
+{{- $_ := set $seen $key (index $n 0) -}}
+{{- end -}}
+{{- $values := dict -}}
+{{- range $name := splitList " " (include "assay.credentialNames" .) -}}
+{{- $v := get $s.internalAuthTokens $name -}}
+{{- if $v -}}
+{{- if hasKey $values $v -}}
+{{- fail (printf "secrets.internalAuthTokens.%s and secrets.internalAuthTokens.%s are equal: every caller needs its own credential" (get $values $v) $name) -}}
+{{- end -}}
+{{- $_ := set $values $v $name -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey .Values.gateway "migrations" -}}
+{{- fail "gateway.migrations: the gateway has no tables and no migrations; remove the block" -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Secret environment of a component: (dict "root" $ "key" ... "secretName" ...). */}}
 {{- define "assay.secretEnv" -}}
-{{- $k := .root.Values.secrets.keys -}}
-{{- $vars := list (list "DATABASE_URL" $k.databaseUrl) (list "INTERNAL_AUTH_TOKEN" $k.internalAuthToken) -}}
-{{- if eq .key "gateway" -}}{{- $vars = append $vars (list "REDIS_URL" $k.redisUrl) -}}{{- end -}}
+{{- $s := .root.Values.secrets -}}
+{{- $k := $s.keys -}}
+{{- $vars := list -}}
+{{- if ne .key "gateway" -}}{{- $vars = append $vars (list "DATABASE_URL" $k.databaseUrl) -}}{{- end -}}
+{{- /* its own credential, presented on every internal call it makes */ -}}
+{{- $vars = append $vars (list "INTERNAL_AUTH_TOKEN" (get $k.internalAuthTokens .key)) -}}
+{{- if has .key (splitList " " (include "assay.redisClients" .root)) -}}{{- $vars = append $vars (list "REDIS_URL" $k.redisUrl) -}}{{- end -}}
 {{- if eq .key "webhooks" -}}{{- $vars = append $vars (list "SECRETS_KEY" $k.secretsKey) -}}{{- end -}}
+{{- if and $s.existingSecret (ne .key "gateway") -}}
+{{- /* the callers' hashes: the chart cannot compute them from a Secret it does not see */ -}}
+{{- $vars = append $vars (list "INTERNAL_CALLERS" (get $k.internalCallers .key)) -}}
+{{- end -}}
 {{- range $i, $v := $vars }}
 {{- if $i }}{{ "\n" }}{{ end -}}
 - name: {{ index $v 0 }}
@@ -210,7 +339,6 @@ cluster (upgrades) or generated (first install).
 {{- end -}}
 {{- if eq .key "gateway" -}}
 {{- $_ := set $d "PORT" (include "assay.port.public" .) -}}
-{{- $_ = set $d "ADMIN_PORT" $rpc -}}
 {{- $_ = set $d "METRICS_PORT" $http -}}
 {{- $_ = set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "TRUSTED_PROXY_HOPS" (ternary "1" "0" $root.Values.ingress.enabled) -}}
@@ -221,6 +349,7 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $lim.ingestBodyLimitBytes)) -}}
 {{- $_ = set $d "REQUEST_TIMEOUT_MS" (toString (int $lim.requestTimeoutMs)) -}}
 {{- $_ = set $d "MAX_HEADER_BYTES" (toString (int $lim.maxHeaderBytes)) -}}
+{{- $_ = set $d "IDENTITY_URL" $svc.identity -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
 {{- $_ = set $d "RUNS_URL" $svc.runs -}}
 {{- $_ = set $d "RUNS_HTTP_URL" $svc.runsHttp -}}
@@ -230,13 +359,22 @@ cluster (upgrades) or generated (first install).
 {{- $_ = set $d "REPORTS_HTTP_URL" $svc.reportsHttp -}}
 {{- end -}}
 {{- if has .key (list "manualTesting" "reports") -}}
-{{- /* the gateway's internal identity RPC (organization members, projects); the other services do not read it */ -}}
-{{- $_ := set $d "IDENTITY_URL" $svc.gateway -}}
+{{- /* identity's RPC (organization members, projects); the other services do not read it */ -}}
+{{- $_ := set $d "IDENTITY_URL" $svc.identity -}}
+{{- end -}}
+{{- if and (ne .key "gateway") (not $root.Values.secrets.existingSecret) -}}
+{{- /* hashes only, computed by the chart from its own Secret (with existingSecret: from that Secret) */ -}}
+{{- $_ := set $d "INTERNAL_CALLERS" (include "assay.internalCallers" .) -}}
 {{- end -}}
 {{- if eq .key "runs" -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $root.Values.limits.ingestBodyLimitBytes)) -}}
+{{- else if eq .key "identity" -}}
+{{- /* invitation and sign-in links point at the web app; web app sessions (identity.config overrides) */ -}}
+{{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
+{{- $_ = set $d "SESSION_IDLE_HOURS" "24" -}}
+{{- $_ = set $d "SESSION_MAX_DAYS" "30" -}}
 {{- else if eq .key "analytics" -}}
 {{- /* read-model defaults (README "Analytics"); any key in analytics.config overrides these */ -}}
 {{- $_ := set $d "RUNS_URL" $svc.runs -}}
@@ -312,9 +450,6 @@ startupProbe:
 {{- if eq .key "gateway" -}}
 - name: http
   containerPort: {{ include "assay.port.public" . }}
-  protocol: TCP
-- name: admin
-  containerPort: {{ include "assay.port.rpc" . }}
   protocol: TCP
 - name: metrics
   containerPort: {{ include "assay.port.http" . }}

@@ -132,7 +132,11 @@ export type Callers = ReadonlyMap<string, string>;
 
 const CALLER_ENTRY = /^([a-z][a-z0-9-]{0,62}):([0-9a-f]{64})$/;
 
-/** Parses `name:sha256hex,…`; throws naming the position of a bad entry (never its text: it may be a secret). */
+/**
+ * Parses `name:sha256hex,…`; throws naming the position of a bad entry (never its text: it may be a secret).
+ * A name may appear twice with two hashes: both credentials are accepted, which is how a credential is rotated
+ * without downtime (list old and new, roll the caller, drop the old).
+ */
 export function parseCallers(value: string): Callers {
   const out = new Map<string, string>();
   const entries = value

@@ -1,4 +1,4 @@
-import { ConfigError, credentialHash, formatCallers, IntList, IntMap, loadConfig, Port, serviceSettings, Type } from '../src';
+import { ConfigError, credentialHash, formatCallers, IntList, IntMap, loadConfig, parseCallers, Port, serviceSettings, Type } from '../src';
 
 describe('loadConfig', () => {
   const Schema = Type.Object({
@@ -49,6 +49,12 @@ describe('loadConfig', () => {
     expect(c.RPC_PORT).toBe(1);
     expect([...c.INTERNAL_CALLERS.values()].sort()).toEqual(['admin', 'gateway']);
     expect(c.INTERNAL_CALLERS.get(credentialHash('g'.repeat(32)))).toBe('gateway');
+  });
+
+  it('accepts two credentials of one caller (rotation without downtime)', () => {
+    const callers = parseCallers(`${formatCallers({ gateway: 'o'.repeat(32) })},${formatCallers({ gateway: 'n'.repeat(32) })}`);
+    expect(callers.get(credentialHash('o'.repeat(32)))).toBe('gateway');
+    expect(callers.get(credentialHash('n'.repeat(32)))).toBe('gateway');
   });
 
   it('refuses an internal credential under 32 characters and a malformed callers list', () => {
