@@ -8,11 +8,12 @@ module.exports = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
-    // ESM-only dependencies that jest's CommonJS runtime cannot require (cookie 2, used by Fastify's inject):
-    // transpiled to CommonJS like our own files. Node itself loads them natively.
-    '^.+/node_modules/cookie/.+\\.js$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+    // ESM-only dependencies that jest's CommonJS runtime cannot require (cookie 2, used by Fastify's inject;
+    // content-disposition 2, used by @fastify/static): transpiled to CommonJS like our own files. Node itself
+    // loads them natively.
+    '^.+/node_modules/(cookie|content-disposition)/.+\\.js$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
   testMatch: [
     '<rootDir>/{packages,gateway,services}/*/test/**/*.test.ts',
     '<rootDir>/gateway/test/**/*.test.ts',

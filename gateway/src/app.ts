@@ -5,6 +5,7 @@
  * every route, present and future. `buildApp` is used by the server and by tests.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Client } from '@connectrpc/connect';
@@ -22,9 +23,15 @@ import inputLimitsPlugin, { clientErrorHandler, frameworkErrors } from './plugin
 import securityPlugin from './plugins/external/security';
 import { sharedSerializers } from './plugins/app/compilers';
 import openapiPlugin from './plugins/external/openapi';
+import webPlugin from './plugins/external/web';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
+import appApi, { APP_PREFIX } from './routes/app';
+import cookiesPlugin from './plugins/app/cookies';
 import type { Authenticator } from './auth/authenticator';
+
+/** web/dist of this installation (next to the gateway workspace, in the repository and in the image). */
+export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '..', '..', 'web', 'dist');
 
 export interface AppDeps {
   config: GatewayConfig;
@@ -79,9 +86,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityPlugin);
   await app.register(inputLimitsPlugin, { ingestBodyLimit: config.INGEST_BODY_LIMIT_BYTES });
   await app.register(openapiPlugin, { docs: config.DOCS_ENABLED });
+  await app.register(webPlugin, { root: config.WEB_ROOT || DEFAULT_WEB_ROOT });
   await app.register(servicesPlugin, { clients: deps.clients });
   const rateLimits = new RateLimitPolicy(deps.redis, config.RATE_LIMITS);
   await app.register(ipRateLimit, { policy: rateLimits });
+  await app.register(cookiesPlugin);
   await app.register(authPlugin, { authenticator: deps.authenticator });
   await app.register(tokenRateLimit, { policy: rateLimits });
   await app.register(authorizePlugin, { authenticator: deps.authenticator });
@@ -130,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeoutMs: config.REQUEST_TIMEOUT_MS * 4,
   };
   await app.register(ingestApi, { prefix: INGEST_PREFIX, ...ingest });
+  await app.register(appApi, { prefix: APP_PREFIX, redis: deps.redis, publicUiUrl: config.PUBLIC_UI_URL });
   await app.register(compatUpload, ingest);
   return app;
 }

@@ -49,6 +49,10 @@ export const GatewaySettings = Type.Object({
   REPORTS_HTTP_URL: Str('http://127.0.0.1:9205'),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000 }),
   DOCS_ENABLED: Bool(true, 'serve the API reference page at /docs'),
+  WEB_ROOT: Type.String({
+    default: '',
+    description: "the web app's built files (index.html, routes.json, assets/); empty: web/dist of this installation",
+  }),
 });
 export type GatewayConfig = Settings<typeof GatewaySettings>;
 

@@ -5,6 +5,7 @@
 #   stage.sh manifests SRC OUT          the lockfile and every workspace's package.json (the dependency layer's input)
 #   stage.sh install WORKSPACE DIR      production dependencies of WORKSPACE only, into DIR (holding the manifests)
 #   stage.sh artifacts WORKSPACE SRC OUT  package.json, dist/ and SQL migrations of WORKSPACE and of packages/*
+#                                       (and web/dist for the gateway)
 #
 # A process then starts as `node dist/main.js` in OUT/WORKSPACE with nothing else: no dev dependencies, nothing
 # hoisted from a development tree. A dependency a workspace imports but does not declare is missing there.
@@ -51,6 +52,11 @@ artifacts() {
       fi
     done
   done
+  # The gateway serves the web app's built files (WEB_ROOT defaults to ../web/dist next to the gateway).
+  if [ "$ws" = gateway ] && [ -d "$src/web/dist" ]; then
+    mkdir -p "$out/web"
+    cp -R "$src/web/dist" "$out/web/"
+  fi
   [ -f "$out/$ws/dist/main.js" ] || { echo "stage.sh: $ws/dist/main.js not built" >&2; exit 1; }
 }
 

@@ -13,6 +13,7 @@ import {
   Admin,
   credentialEnv,
   freePorts,
+  SHARED_GATEWAY_RATE_LIMITS_ENV,
   startPrivateGateway,
   startPrivatePostgres,
   startProcess,
@@ -101,7 +102,12 @@ describe('identity database down while authenticating', () => {
     );
     gateway = await startPrivateGateway({
       name: 'identity-db-down',
-      env: { IDENTITY_URL: `http://127.0.0.1:${rpcPort}`, ...credentialEnv('gateway', s.credentials) },
+      // The shared test Redis counts every test's requests from this address: the shared gateway's raised limits.
+      env: {
+        IDENTITY_URL: `http://127.0.0.1:${rpcPort}`,
+        RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV,
+        ...credentialEnv('gateway', s.credentials),
+      },
     });
     const admin = new Admin(`http://127.0.0.1:${rpcPort}`, s.internalToken);
     const orgId = await admin.org();

@@ -46,7 +46,14 @@ export interface ProjectAccess {
 export interface Authenticated {
   token: TokenRecord;
   secretHash: Buffer;
+  /** Whose requests share the per-token rate limits: the token, or for a web app session the user. */
+  rateKey: string;
+  /** Set for a web app session (cookie), unset for a token. */
+  session?: { id: string; userName: string; userEmail: string };
 }
+
+/** The cookie of a web app session: 32 random bytes, base64url (what identity issues). */
+export const SESSION_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** A cache entry: the value (null = "does not exist") and the generations it was read at. */
 interface Entry<T> {
@@ -114,13 +121,38 @@ export class Authenticator {
     if (!token) throw new AppError('UNAUTHORIZED');
     if (token.revoked) throw new AppError('TOKEN_REVOKED');
     if (token.expiresAt && new Date(token.expiresAt).getTime() <= this.now().getTime()) throw new AppError('TOKEN_EXPIRED');
-    return { token, secretHash };
+    return { token, secretHash, rateKey: token.id };
+  }
+
+  /**
+   * A web app session cookie → the session's user, acting as a PAT of that user over every project of their
+   * organizations. Not cached: signing out (here or everywhere) holds on the very next request.
+   */
+  async authenticateSession(cookie: string | undefined): Promise<Authenticated> {
+    if (!cookie || !SESSION_SHAPE.test(cookie)) throw new AppError('UNAUTHORIZED', 'Sign in again');
+    const secretHash = hashSecret(cookie);
+    const res = await this.identity.getSession({ sessionHash: secretHash });
+    const s = res.session;
+    if (!res.found || !s) throw new AppError('UNAUTHORIZED', 'The session has ended; sign in again');
+    const token: TokenRecord = {
+      id: `session:${s.id}`,
+      type: 'pat',
+      userId: s.userId,
+      projectId: null,
+      allProjects: true,
+      expiresAt: s.expiresAt ? timestampDate(s.expiresAt).toISOString() : null,
+      createdAt: s.createdAt ? timestampDate(s.createdAt).toISOString() : null,
+      revoked: false,
+    };
+    return { token, secretHash, rateKey: `user:${s.userId}`, session: { id: s.id, userName: s.userName, userEmail: s.userEmail } };
   }
 
   /** The caller's access to a project, or undefined when the project does not exist. */
   async projectAccess(auth: Authenticated, projectId: string): Promise<ProjectAccess | undefined> {
     const access = await this.cached(auth.secretHash, `p:${projectId}`, async () => {
-      const res = await this.identity.getProjectAccess({ tokenId: auth.token.id, projectId });
+      const res = await this.identity.getProjectAccess(
+        auth.session ? { userId: auth.token.userId ?? '', projectId } : { tokenId: auth.token.id, projectId },
+      );
       const a = res.access;
       const value: ProjectAccess | null =
         res.found && a

@@ -18,6 +18,8 @@ import {
   AnalyticsTestSchema,
 } from '../routes/public/analytics/schemas';
 
+import { AccountSchema, AppTokenSchema } from '@assay/contracts/identity/app';
+
 export const componentSchemas: TSchema[] = [
   ErrorEnvelope,
   Pagination,
@@ -38,4 +40,6 @@ export const componentSchemas: TSchema[] = [
   AnalyticsSpecSchema,
   AnalyticsDaySchema,
   AnalyticsBreakdownSchema,
+  AccountSchema,
+  AppTokenSchema,
 ];

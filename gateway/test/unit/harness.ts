@@ -11,7 +11,7 @@ import { createClient, createRouterTransport, type Client, type ServiceImpl } fr
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { createLogger } from '@assay/logger';
-import { AuthService, Role, TokenType } from '@assay/proto/assay/identity/v1/identity_pb';
+import { AccountService, AuthService, Role, TokenType } from '@assay/proto/assay/identity/v1/identity_pb';
 import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
@@ -33,6 +33,7 @@ const id = () => randomBytes(12).toString('hex');
 
 /** Handlers of the services a test stubs; a method a test did not give answers UNIMPLEMENTED. */
 export interface Stubs {
+  account?: Partial<ServiceImpl<typeof AccountService>>;
   manualTesting?: Partial<ServiceImpl<typeof ManualTestingService>>;
   runs?: Partial<ServiceImpl<typeof RunsService>>;
   analytics?: Partial<ServiceImpl<typeof AnalyticsService>>;
@@ -152,6 +153,7 @@ export async function gatewayHarness(stubs: Stubs = {}, env: Record<string, stri
   const auth = recording(AuthService, identity.impl, []);
   const clients: ServiceClients = {
     auth,
+    account: recording(AccountService, stubs.account, calls),
     manualTesting: recording(ManualTestingService, stubs.manualTesting, calls),
     runs: recording(RunsService, stubs.runs, calls),
     analytics: recording(AnalyticsService, stubs.analytics, calls),

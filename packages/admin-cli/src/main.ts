@@ -9,7 +9,7 @@ import { createRpcClient } from '@assay/service-kit';
 import { AdminService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
 import { RunsAdminService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { cliEnv, type CliEnv } from './env';
 
 class UsageError extends Error {}
@@ -125,6 +125,22 @@ export const commands: Record<string, Command> = {
   'user:create': {
     flags: ['email', 'name'],
     run: async (f, env) => ({ id: (await admin(env).createUser({ email: required(f, 'email'), name: required(f, 'name') })).id }),
+  },
+  // A one-time link (valid 7 days) where the user chooses a password and is signed in.
+  'user:invite': {
+    flags: ['user'],
+    run: async (f, env) => {
+      const res = await admin(env).createInvitation({ userId: required(f, 'user') });
+      return { url: res.url, expiresAt: res.expiresAt ? timestampDate(res.expiresAt).toISOString() : null };
+    },
+  },
+  // A one-time link (valid 24 hours) that signs the user in directly: for demos and recovery.
+  'user:sign-in-link': {
+    flags: ['user'],
+    run: async (f, env) => {
+      const res = await admin(env).createSignInLink({ userId: required(f, 'user') });
+      return { url: res.url, expiresAt: res.expiresAt ? timestampDate(res.expiresAt).toISOString() : null };
+    },
   },
   'member:add': {
     flags: ['org', 'user', 'role'],

@@ -66,6 +66,7 @@ function callerSettings(): { env: Record<string, string>; readers: Map<string, s
   return { env, readers };
 }
 
+const DEMO_EMAIL = 'demo@assay.local';
 const say = (msg: string) => process.stderr.write(`[assay] ${msg}\n`);
 
 function readEnvFile(file: string): Record<string, string> {
@@ -161,16 +162,23 @@ async function stopProcesses(): Promise<void> {
   fs.rmSync(SETTINGS_FILE, { force: true });
 }
 
-async function ensureDemo(api: Api, admin: Admin): Promise<{ projectId: string; token: string }> {
+interface Demo {
+  orgId: string;
+  userId: string;
+  projectId: string;
+  token: string;
+}
+
+async function ensureDemo(api: Api, admin: Admin): Promise<Demo> {
   if (fs.existsSync(DEMO_FILE)) {
-    const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as { projectId: string; token: string };
+    const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as Demo;
     const res = await api.withToken(demo.token).get(`/${demo.projectId}/token-info`);
     if (res.status === 200) return demo;
     say('the saved demo token no longer works (database reset?); seeding again');
   }
   const orgId = await admin.org('Demo organization');
   const projectId = await admin.project(orgId, 'Demo project');
-  const userId = (await admin.rpc.createUser({ email: 'demo@assay.local', name: 'Demo User' })).id;
+  const userId = (await admin.rpc.createUser({ email: DEMO_EMAIL, name: 'Demo User' })).id;
   await admin.rpc.addMember({ orgId, userId, role: Role.OWNER });
   const token = (await admin.token(userId, { projects: [projectId] })).token;
   const demo = { orgId, userId, projectId, token };
@@ -238,10 +246,14 @@ async function up(): Promise<void> {
   const api = new Api(gatewayUrl);
   const demo = await ensureDemo(api, new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN));
   const curl = `curl -s -H "Authorization: Bearer ${demo.token}" ${gatewayUrl}/api/v1/public/${demo.projectId}/token-info`;
+  // A one-time link (24 h) that signs the demo user into the web app: a new one on every `make up`.
+  const signIn = await new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN).rpc.createSignInLink({ userId: demo.userId });
   process.stdout.write(
     [
       '',
       'Assay is up.',
+      `  Web app:    ${signIn.url}`,
+      `              (a one-time sign-in link for the demo user ${DEMO_EMAIL}; \`make up\` prints a new one each time)`,
       `  Gateway:    ${gatewayUrl}   (API reference: ${gatewayUrl}/docs)`,
       `  Project id: ${demo.projectId}`,
       `  Token:      ${demo.token}`,

@@ -6,6 +6,9 @@ export const IdentitySettings = Type.Object({
     'redis://127.0.0.1:6390',
     "the gateway's Redis: identity raises the auth-cache generations there after a revoke, rotate or role change",
   ),
+  PUBLIC_UI_URL: Str('http://localhost:8080', 'base of the web app: invitation links point there'),
+  SESSION_IDLE_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30, default: 24, description: 'a web app session unused this long ends' }),
+  SESSION_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'a web app session ends this long after sign-in' }),
 });
 export type IdentityConfig = Settings<typeof IdentitySettings>;
 

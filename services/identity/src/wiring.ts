@@ -7,6 +7,7 @@ import type { IdentityConfig } from './config';
 import { redisGenerations, type Generations } from './domain/generations';
 
 export interface Wiring {
+  config: IdentityConfig;
   pool: Pool;
   logger: Logger;
   generations: Generations;
@@ -19,6 +20,7 @@ export function wire(ctx: ServiceContext<IdentityConfig>, overrides: { clock?: C
   const redis = new Redis(ctx.config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   redis.on('error', (err) => ctx.logger.debug({ err: { message: err.message } }, 'redis connection error'));
   return {
+    config: ctx.config,
     pool: ctx.pool,
     logger: ctx.logger,
     generations: redisGenerations(redis, ctx.logger),

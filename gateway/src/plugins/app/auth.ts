@@ -18,11 +18,21 @@ import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
 
 /**
- * `project`: bearer token plus access to the `:projectId` of the path; `token`: bearer token only;
- * `upload-key`: the compatibility upload's `X-API-Key: trx_production_<hex>` (a project api key, whose own
- * project is the request's); `none`: public (probes, the API document).
+ * `project`: a caller (bearer token, or a web app session) plus access to the `:projectId` of the path;
+ * `token`: a caller only; `session`: a web app session only (the app's own API); `upload-key`: the
+ * compatibility upload's `X-API-Key: trx_production_<hex>` (a project api key, whose own project is the
+ * request's); `none`: public (probes, the API document, sign-in).
+ *
+ * A web app session travels in the `assay_session` cookie and is accepted wherever a bearer token is, as a PAT of
+ * its user over every project of their organizations (same roles, same 404/403, rate limits per user). A
+ * state-changing request authenticated by the cookie must also carry `X-Assay-CSRF: 1`: a header a cross-site
+ * form cannot send and a cross-site script cannot add without a CORS preflight the gateway never grants.
  */
-export type AuthMode = 'none' | 'token' | 'project' | 'upload-key';
+export type AuthMode = 'none' | 'token' | 'project' | 'session' | 'upload-key';
+
+export const SESSION_COOKIE = 'assay_session';
+export const CSRF_HEADER = 'x-assay-csrf';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export type Access = 'read' | 'write' | 'webhook-admin' | 'ingest';
 
 declare module 'fastify' {
@@ -91,13 +101,28 @@ export default fp(
       if (mode === 'upload-key') {
         const key = request.headers['x-api-key'];
         request.auth = { ...(await authenticator.authenticateUploadKey(Array.isArray(key) ? key[0] : key)) };
-      } else {
-        request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
+        return;
       }
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (mode === 'session' || (request.headers.authorization === undefined && cookie !== undefined)) {
+        request.auth = { ...(await authenticator.authenticateSession(cookie)) };
+        if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== '1') {
+          throw new AppError('FORBIDDEN', 'A request signed in with the session cookie must carry the X-Assay-CSRF: 1 header');
+        }
+        return;
+      }
+      request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
     });
   },
   { name: 'auth', dependencies: ['errors'] },
 );
+
+/** The `:projectId` of a route's path, or '' (the plugin sees every route, whatever its params schema). */
+function pathProjectId(params: unknown): string {
+  return typeof params === 'object' && params !== null && 'projectId' in params && typeof params.projectId === 'string'
+    ? params.projectId
+    : '';
+}
 
 /** Authorization: the path project must be covered (else 404), the live role must allow the access (else 403). */
 export const authorizePlugin = fp(
@@ -106,7 +131,7 @@ export const authorizePlugin = fp(
       const auth = request.auth;
       const mode = request.routeOptions.config.auth;
       if (!auth || (mode !== 'project' && mode !== 'upload-key')) return;
-      const projectId = mode === 'upload-key' ? (auth.token.projectId ?? '') : ((request.params as { projectId?: string }).projectId ?? '');
+      const projectId = mode === 'upload-key' ? (auth.token.projectId ?? '') : pathProjectId(request.params);
       // Not an id at all: no lookup needed to know the token does not cover it.
       const project = ID_PATTERN.test(projectId) ? await opts.authenticator.projectAccess(auth, projectId) : undefined;
       if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
@@ -115,8 +140,8 @@ export const authorizePlugin = fp(
         tokenId: auth.token.id,
         tokenType: auth.token.type,
         userId: auth.token.userId,
-        userName: project.userName,
-        userEmail: project.userEmail,
+        userName: project.userName ?? auth.session?.userName ?? null,
+        userEmail: project.userEmail ?? auth.session?.userEmail ?? null,
         orgId: project.orgId,
         role: auth.token.type === 'pat' ? project.role : null,
       };

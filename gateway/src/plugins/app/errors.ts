@@ -136,7 +136,8 @@ export default fp(
       return sendError(request, reply, err);
     });
 
-    app.setNotFoundHandler((request, reply) => sendError(request, reply, routeMiss(request)));
+    // A path the API does not own is the web app's (plugins/external/web.ts); anything else is a route miss.
+    app.setNotFoundHandler((request, reply) => app.appDocument?.(request, reply) ?? sendError(request, reply, routeMiss(request)));
   },
   { name: 'errors' },
 );

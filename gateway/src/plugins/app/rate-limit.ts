@@ -128,11 +128,14 @@ function setRateLimitHeaders(reply: FastifyReply, s: BucketState): void {
   reply.header('RateLimit-Reset', String(s.resetSeconds));
 }
 
+/** What the per-IP limit counts: the API (spec §8), not the web app's pages and assets or the docs. */
+const LIMITED = /^\/(api|mcp)(\/|$)/;
+
 /** Per-IP limit, before authentication. Register before the auth plugin. */
 export const ipRateLimit = fp(
   async function ipRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
     app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.rateLimit === false) return;
+      if (request.routeOptions.config.rateLimit === false || !LIMITED.test(request.url)) return;
       const s = await opts.policy.consume('ip', clientIp(request));
       if (s.exceeded) throw tooMany('Too many requests from this address', s.resetSeconds);
     });
@@ -147,7 +150,7 @@ export const tokenRateLimit = fp(
       const auth = request.auth;
       if (!auth || request.routeOptions.config.rateLimit === false) return;
       const buckets = bucketsOf(request.method, request.routeOptions.config.rateBucket);
-      const states = await Promise.all(buckets.map((b) => opts.policy.consume(b, auth.token.id)));
+      const states = await Promise.all(buckets.map((b) => opts.policy.consume(b, auth.rateKey)));
       const exceeded = states.filter((s) => s.exceeded);
       if (exceeded.length > 0) {
         const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));

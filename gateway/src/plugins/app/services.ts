@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Client } from '@connectrpc/connect';
 import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { AuthService } from '@assay/proto/assay/identity/v1/identity_pb';
+import { AccountService, AuthService } from '@assay/proto/assay/identity/v1/identity_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { WebhooksService } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
@@ -15,6 +15,8 @@ import type { ServiceHttpOptions } from '../../routes/service-http';
 export interface ServiceClients {
   /** The identity service's AuthService: tokens, project access, token info. */
   auth: Client<typeof AuthService>;
+  /** The identity service's AccountService: sign-in, sessions, the account and its tokens (web app). */
+  account: Client<typeof AccountService>;
   manualTesting: Client<typeof ManualTestingService>;
   runs: Client<typeof RunsService>;
   /** Base URL of the runs service's internal HTTP port (ingestion bodies stream there). */
@@ -38,6 +40,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const opts = { internalToken: config.INTERNAL_AUTH_TOKEN, timeoutMs: config.REQUEST_TIMEOUT_MS };
   return {
     auth: createRpcClient(AuthService, { baseUrl: config.IDENTITY_URL, ...opts }),
+    account: createRpcClient(AccountService, { baseUrl: config.IDENTITY_URL, ...opts }),
     manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, ...opts }),
     runs: createRpcClient(RunsService, { baseUrl: config.RUNS_URL, ...opts }),
     runsHttpUrl: config.RUNS_HTTP_URL,

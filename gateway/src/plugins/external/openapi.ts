@@ -52,6 +52,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Usage: 'Plan usage and limits.',
   'Workflow Rules': 'Action rules (skip, quarantine, tag) applied at ingestion.',
   Ingestion: 'Upload automated test results (Playwright, JUnit, streaming).',
+  App: "The web app's own API: sign-in, invitations, the signed-in account and its personal access tokens (session cookie).",
 };
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
@@ -191,7 +192,7 @@ export default fp(
           version: '1.0.0',
           description: [
             'Test analytics and manual testing. Every response uses the envelope `{success, data}` or `{success: false, error: {code, message}}`; branch on `error.code`.',
-            'Authenticate with `Authorization: Bearer svc_pat_<token>`.',
+            'Authenticate with `Authorization: Bearer svc_pat_<token>`, or (the web app) with the `assay_session` cookie set by `POST /api/v1/app/login`, which acts as a token of its user over every project of their organizations; a state-changing request signed in with the cookie must also send `X-Assay-CSRF: 1`.',
             'Rate limits per token and minute: reads 100, writes 60, manual run creation 10, PDF generation 1, ingestion 600; per IP before authentication 200. Authenticated answers carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` of the most constraining bucket; a 429 carries `Retry-After`.',
             'Create (POST) operations accept an optional `Idempotency-Key` (at most 255 characters; replayed for 24 hours).',
           ].join('\n\n'),
@@ -201,6 +202,12 @@ export default fp(
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token or project api key: `svc_pat_<token>`' },
+            sessionCookie: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'assay_session',
+              description: 'Web app session (POST /api/v1/app/login); state-changing requests also need the header `X-Assay-CSRF: 1`',
+            },
             uploadKey: {
               type: 'apiKey',
               in: 'header',
@@ -209,7 +216,7 @@ export default fp(
             },
           },
         },
-        security: [{ bearerAuth: [] }],
+        security: [{ bearerAuth: [] }, { sessionCookie: [] }],
       },
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
       transform: transform as never,

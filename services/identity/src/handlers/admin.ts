@@ -4,6 +4,7 @@
  * role changes raise the auth-cache generations once committed, so the gateway stops honouring the old
  * facts on the very next request.
  */
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { AdminService } from '@assay/proto/assay/identity/v1/identity_pb';
 import { AppError, validation } from '@assay/errors';
@@ -13,8 +14,10 @@ import { requireEmail, requireId, requireText } from '../domain/input';
 import { roleOf } from '../domain/roles';
 import { createOrg, orgExists, setMemberRole, upsertMember } from '../store/organizations';
 import { createUser, userExists } from '../store/users';
-import { createProject, existingProjectIds, getProject } from '../store/projects';
-import { createToken, revokeToken, rotateSecret } from '../store/tokens';
+import { createProject, getProject } from '../store/projects';
+import { createToken } from '../store/tokens';
+import { issuePat, revoke, rotate } from '../domain/tokens';
+import { link } from '../domain/invitations';
 
 export function adminHandlers(w: Wiring): ServiceImpl<typeof AdminService> {
   const { pool, generations } = w;
@@ -65,38 +68,31 @@ export function adminHandlers(w: Wiring): ServiceImpl<typeof AdminService> {
         return { id, token: secret.token, uploadKey: secret.uploadKey };
       }
       if (!(await userExists(pool, requireId(req.userId, 'user')))) throw new AppError('NOT_FOUND', 'unknown user');
-      const wildcard = req.projectIds.length === 0 || req.projectIds.includes('*');
-      const projectIds = wildcard ? [] : [...new Set(req.projectIds)];
-      if (!wildcard) {
-        projectIds.forEach((p) => requireId(p, 'projects'));
-        const known = new Set(await existingProjectIds(pool, projectIds));
-        const missing = projectIds.filter((p) => !known.has(p));
-        if (missing.length > 0) throw new AppError('NOT_FOUND', `unknown project(s): ${missing.join(', ')}`);
-      }
-      const id = await createToken(pool, {
-        type: 'pat',
+      const issued = await issuePat(w, {
         userId: req.userId,
-        projectId: null,
         name,
-        allProjects: wildcard,
-        projectIds,
-        expiresAt,
-        secretHash: secret.hash,
+        projectIds: req.projectIds,
+        expiresInSeconds: Number(req.expiresInSeconds),
       });
-      return { id, token: secret.token, uploadKey: '' };
+      return { id: issued.id, token: issued.token, uploadKey: '' };
     },
     async revokeToken(req) {
-      const generation = await revokeToken(pool, requireId(req.id, 'id'));
-      if (generation === undefined) throw new AppError('NOT_FOUND', 'unknown token');
-      await generations.token(req.id, generation);
+      await revoke(w, req.id);
       return {};
     },
     async rotateToken(req) {
-      const secret = issueSecret();
-      const rotated = await rotateSecret(pool, requireId(req.id, 'id'), secret.hash);
-      if (!rotated) throw new AppError('NOT_FOUND', 'unknown or revoked token');
-      await generations.token(req.id, rotated.generation);
-      return { id: req.id, token: secret.token, uploadKey: rotated.type === 'api_key' ? secret.uploadKey : '' };
+      const rotated = await rotate(w, req.id);
+      return { id: req.id, token: rotated.token, uploadKey: rotated.type === 'api_key' ? rotated.uploadKey : '' };
+    },
+    async createInvitation(req) {
+      if (!(await userExists(pool, requireId(req.userId, 'user')))) throw new AppError('NOT_FOUND', 'unknown user');
+      const invitation = await link(w, req.userId, 'invitation');
+      return { token: invitation.token, url: invitation.url, expiresAt: timestampFromDate(invitation.expiresAt) };
+    },
+    async createSignInLink(req) {
+      if (!(await userExists(pool, requireId(req.userId, 'user')))) throw new AppError('NOT_FOUND', 'unknown user');
+      const signIn = await link(w, req.userId, 'sign-in');
+      return { token: signIn.token, url: signIn.url, expiresAt: timestampFromDate(signIn.expiresAt) };
     },
   };
 }

@@ -10,7 +10,10 @@ import { ID_PATTERN } from '@assay/db';
 import type { Wiring } from '../wiring';
 import { roleEnum, tokenTypeEnum } from '../domain/roles';
 import { findToken, findTokenBySecretHash, scopeProjects, touchLastUsed, type ScopeProject, type TokenRecord } from '../store/tokens';
-import { projectAccess, projectsOfOrgs } from '../store/projects';
+import { projectAccess, projectsOfOrgs, userProjectAccess } from '../store/projects';
+import { liveSession } from '../store/sessions';
+import { userAuthGeneration } from '../store/users';
+import { sessionMessage } from './accounts';
 import { userOrgIds } from '../store/organizations';
 
 const ts = (d: Date | null) => (d ? timestampFromDate(d) : undefined);
@@ -53,7 +56,28 @@ export function authHandlers(w: Wiring): ServiceImpl<typeof AuthService> {
       return { found: true, token: tokenMessage(token), generations: generationsOf(token) };
     },
 
+    async getSession(req) {
+      if (req.sessionHash.length !== 32) throw validation('sessionHash must be a SHA-256 digest (32 bytes)');
+      const session = await liveSession(pool, Buffer.from(req.sessionHash), w.config.SESSION_IDLE_HOURS);
+      if (!session) return { found: false };
+      return { found: true, session: sessionMessage(session), generations: { token: 0n, user: BigInt(session.userGeneration) } };
+    },
+
     async getProjectAccess(req) {
+      if (req.userId) {
+        // A web app session: every project of the user's organizations, with the live role.
+        if (!ID_PATTERN.test(req.userId) || !ID_PATTERN.test(req.projectId)) return { found: false };
+        const user = await userAuthGeneration(pool, req.userId);
+        if (user === undefined) return { found: false };
+        const access = await userProjectAccess(pool, req.userId, req.projectId);
+        const generations = { token: 0n, user: BigInt(user) };
+        if (!access) return { found: false, generations };
+        return {
+          found: true,
+          access: { ...access, role: roleEnum(access.role), userName: access.userName ?? '', userEmail: access.userEmail ?? '' },
+          generations,
+        };
+      }
       if (!ID_PATTERN.test(req.tokenId) || !ID_PATTERN.test(req.projectId)) return { found: false };
       const token = await findToken(pool, req.tokenId);
       if (!token) return { found: false };

@@ -75,3 +75,18 @@ export async function resolveMembers(q: Queryable, orgId: string, refs: string[]
   }
   return out;
 }
+
+export interface AccountOrganization {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** The user's organizations with their role, oldest membership first. */
+export async function organizationsOf(q: Queryable, userId: string): Promise<AccountOrganization[]> {
+  const { rows } = await q.query(
+    `SELECT o.id, o.name, m.role FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.user_id = $1 ORDER BY m.created_at`,
+    [userId],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, role: r.role }));
+}

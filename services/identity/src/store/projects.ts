@@ -65,3 +65,33 @@ export async function projectsOfOrgs(q: Queryable, orgIds: string[], limit: numb
   ]);
   return rows.map((r) => ({ orgId: r.org_id, projectId: r.id, projectName: r.name }));
 }
+
+/** Every project of the given organizations, by organization then creation. */
+export async function allProjectsOfOrgs(q: Queryable, orgIds: string[]): Promise<Project[]> {
+  if (orgIds.length === 0) return [];
+  const { rows } = await q.query(`SELECT id, org_id, name, created_at FROM projects WHERE org_id = ANY($1) ORDER BY created_at`, [orgIds]);
+  return rows.map((r) => ({ id: r.id, orgId: r.org_id, name: r.name, createdAt: r.created_at }));
+}
+
+/** A web app session's access to a project: every project of the user's organizations, with the live role. */
+export async function userProjectAccess(q: Queryable, userId: string, projectId: string): Promise<ProjectAccess | undefined> {
+  const { rows } = await q.query(
+    `SELECT p.id, p.name, p.org_id, m.role, u.name AS user_name, u.email AS user_email
+       FROM projects p
+       LEFT JOIN memberships m ON m.org_id = p.org_id AND m.user_id = $2
+       LEFT JOIN users u ON u.id = $2
+      WHERE p.id = $1`,
+    [projectId, userId],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    projectId: r.id,
+    projectName: r.name,
+    orgId: r.org_id,
+    role: r.role,
+    userName: r.user_name,
+    userEmail: r.user_email,
+    covered: r.role !== null,
+  };
+}

@@ -145,3 +145,38 @@ export async function scopeProjects(q: Queryable, token: TokenRecord): Promise<S
   );
   return rows.map((r) => ({ orgId: r.org_id, projectId: r.id, projectName: r.name }));
 }
+
+export interface TokenSummaryRow {
+  id: string;
+  name: string;
+  allProjects: boolean;
+  projects: { id: string; name: string }[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revoked: boolean;
+}
+
+/** A user's personal access tokens, newest first, with the projects each names (at most 200 tokens). */
+export async function tokensOfUser(q: Queryable, userId: string): Promise<TokenSummaryRow[]> {
+  const { rows } = await q.query(
+    `SELECT t.id, t.name, t.all_projects, t.created_at, t.expires_at, t.last_used_at, t.revoked_at IS NOT NULL AS revoked,
+            coalesce(json_agg(json_build_object('id', p.id, 'name', p.name) ORDER BY p.created_at) FILTER (WHERE p.id IS NOT NULL), '[]') AS projects
+       FROM tokens t
+       LEFT JOIN token_projects tp ON tp.token_id = t.id
+       LEFT JOIN projects p ON p.id = tp.project_id
+      WHERE t.user_id = $1 AND t.type = 'pat'
+      GROUP BY t.id ORDER BY t.created_at DESC, t.id DESC LIMIT 200`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    allProjects: r.all_projects,
+    projects: r.projects,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revoked: r.revoked,
+  }));
+}

@@ -14,3 +14,32 @@ export async function createUser(q: Queryable, email: string, name: string): Pro
 export async function userExists(q: Queryable, userId: string): Promise<boolean> {
   return (await q.query(`SELECT 1 FROM users WHERE id = $1`, [userId])).rowCount === 1;
 }
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string | null;
+}
+
+export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  const { rows } = await q.query(`SELECT id, email, name, password_hash FROM users WHERE email = lower($1)`, [email]);
+  const r = rows[0];
+  return r ? { id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash } : undefined;
+}
+
+export async function findUser(q: Queryable, userId: string): Promise<UserRow | undefined> {
+  const { rows } = await q.query(`SELECT id, email, name, password_hash FROM users WHERE id = $1`, [userId]);
+  const r = rows[0];
+  return r ? { id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash } : undefined;
+}
+
+export async function setPassword(q: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await q.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [userId, passwordHash]);
+}
+
+/** The user's auth generation (bumped on role changes), or undefined for an unknown user. */
+export async function userAuthGeneration(q: Queryable, userId: string): Promise<number | undefined> {
+  const { rows } = await q.query(`SELECT auth_generation FROM users WHERE id = $1`, [userId]);
+  return rows[0] ? Number(rows[0].auth_generation) : undefined;
+}

@@ -1,0 +1,213 @@
+/**
+ * Accounts and sessions of the web app, over real HTTP against the whole system (CONTRACT §10): an invitation
+ * link lets a user choose a password and signs them in; the session cookie (HttpOnly, SameSite=Lax) is accepted
+ * by the public API as a token of that user over their projects — same roles, same 404 for other projects —
+ * and cookie-signed writes need the CSRF header; sign-in attempts are limited and never tell whether an account
+ * exists; sign-out (here or everywhere) holds on the next request; tokens are created, listed, rotated and
+ * revoked from the account.
+ */
+import { randomBytes } from 'node:crypto';
+import { Role } from '@assay/proto/assay/identity/v1/identity_pb';
+import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
+
+const admin = testAdmin();
+const APP = '/api/v1/app';
+const PASSWORD = 'correct horse battery staple';
+
+interface Browser {
+  cookie?: string;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/** A cookie jar of one: what a browser sends back after the gateway set the session cookie. */
+function browser(): Browser {
+  const b: Browser = {
+    async call(method, path, body, headers = {}) {
+      const url = `${testSystem().gatewayUrl}${path.startsWith('/api/') ? path : `/api/v1/public${path}`}`;
+      const h: Record<string, string> = { ...headers };
+      if (b.cookie) h.cookie = b.cookie;
+      if (body !== undefined) h['content-type'] = 'application/json';
+      const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+      const set = res.headers.get('set-cookie');
+      if (set) {
+        const [pair] = set.split(';');
+        b.cookie = pair!.endsWith('=') ? undefined : pair;
+      }
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+  };
+  return b;
+}
+
+const CSRF = { 'x-assay-csrf': '1' };
+
+async function invitedUser(t: Tenant, role: 'owner' | 'member' | 'viewer') {
+  const email = `app-${randomBytes(4).toString('hex')}@example.test`;
+  const userId = (await admin.rpc.createUser({ email, name: `App ${role}` })).id;
+  await admin.rpc.addMember({ orgId: t.orgId, userId, role: { owner: Role.OWNER, member: Role.MEMBER, viewer: Role.VIEWER }[role] });
+  const invitation = await admin.rpc.createInvitation({ userId });
+  const token = new URL(invitation.url).hash.replace(/^#token=/, '');
+  return { email, userId, invitation, token };
+}
+
+let t: Tenant;
+beforeAll(async () => {
+  t = await admin.tenant('owner');
+});
+
+describe('invitations and sign-in', () => {
+  it('an invitation link (fragment, valid 7 days) lets the user choose a password and signs them in, once', async () => {
+    const u = await invitedUser(t, 'member');
+    expect(u.invitation.url).toMatch(/\/accept-invitation#token=[A-Za-z0-9_-]{43}$/);
+    const days = (Number(u.invitation.expiresAt!.seconds) * 1000 - Date.now()) / 86400000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    const b = browser();
+    const tooShort = await b.call('POST', `${APP}/invitations/accept`, { token: u.token, password: 'short' });
+    expect(tooShort.status).toBe(400);
+    const res = await b.call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user).toEqual({ id: u.userId, email: u.email, name: 'App member' });
+    expect(res.body.data.projects.map((p: { id: string }) => p.id)).toContain(t.projectId);
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^assay_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i); // served over http here; over https the cookie is Secure
+    // used once
+    const again = await browser().call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    expect(again.status).toBe(404);
+  });
+
+  it('signs in with e-mail and password; a wrong password and an unknown e-mail get the same 401', async () => {
+    const u = await invitedUser(t, 'member');
+    await browser().call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    const ok = await browser().call('POST', `${APP}/login`, { email: u.email.toUpperCase(), password: PASSWORD });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.user.id).toBe(u.userId);
+    const wrong = await browser().call('POST', `${APP}/login`, { email: u.email, password: 'not the password at all' });
+    const unknown = await browser().call('POST', `${APP}/login`, { email: `nobody-${u.email}`, password: 'not the password at all' });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(unknown.body.error).toEqual(wrong.body.error);
+    // invited but never accepted: the same answer too
+    const pending = await invitedUser(t, 'member');
+    expect((await browser().call('POST', `${APP}/login`, { email: pending.email, password: PASSWORD })).body.error).toEqual(
+      wrong.body.error,
+    );
+  });
+
+  it('limits sign-in attempts per account (10 per 15 minutes): the 11th is 429 with Retry-After, even with the right password', async () => {
+    const u = await invitedUser(t, 'viewer');
+    await browser().call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    for (let i = 0; i < 10; i++)
+      expect((await browser().call('POST', `${APP}/login`, { email: u.email, password: `wrong ${i} xxxxxxxx` })).status).toBe(401);
+    const limited = await browser().call('POST', `${APP}/login`, { email: u.email, password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('the session on the public API', () => {
+  it('acts as a token of its user: their projects, their live role; other projects 404', async () => {
+    const member = await invitedUser(t, 'member');
+    const b = browser();
+    await b.call('POST', `${APP}/invitations/accept`, { token: member.token, password: PASSWORD });
+    expect((await b.call('GET', `/${t.projectId}/test-runs`)).status).toBe(200);
+    const other = await admin.tenant('owner');
+    expect((await b.call('GET', `/${other.projectId}/test-runs`)).status).toBe(404);
+    const created = await b.call('POST', `/${t.projectId}/manual-test-suites`, { name: 'From the browser' }, CSRF);
+    expect(created.status).toBe(201);
+    expect(created.body.data.metadata.lastModifiedBy).toEqual({ name: 'App member', email: member.email });
+    await admin.setRole(t.orgId, member.userId, 'viewer');
+    expect((await b.call('POST', `/${t.projectId}/manual-test-suites`, { name: 'Now a viewer' }, CSRF)).status).toBe(403);
+  });
+
+  it('a cookie-signed write without the CSRF header is 403 and writes nothing; reads need no header', async () => {
+    const u = await invitedUser(t, 'member');
+    const b = browser();
+    await b.call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    const before = (await b.call('GET', `/${t.projectId}/manual-test-suites?limit=100`)).body.pagination.total;
+    const forged = await b.call('POST', `/${t.projectId}/manual-test-suites`, { name: 'Cross-site' });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe('FORBIDDEN');
+    expect((await b.call('GET', `/${t.projectId}/manual-test-suites?limit=100`)).body.pagination.total).toBe(before);
+  });
+
+  it('sign-out holds on the next request; sign-out everywhere ends every session of the account', async () => {
+    const u = await invitedUser(t, 'member');
+    const first = browser();
+    await first.call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    const second = browser();
+    await second.call('POST', `${APP}/login`, { email: u.email, password: PASSWORD });
+    const third = browser();
+    await third.call('POST', `${APP}/login`, { email: u.email, password: PASSWORD });
+    const firstCookie = first.cookie;
+    const out = await first.call('POST', `${APP}/logout`, undefined, CSRF);
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^assay_session=;/);
+    first.cookie = firstCookie; // a copy of the old cookie is worth nothing
+    expect((await first.call('GET', `${APP}/me`)).status).toBe(401);
+    expect((await second.call('GET', `${APP}/me`)).status).toBe(200);
+    expect((await second.call('POST', `${APP}/logout-everywhere`, undefined, CSRF)).status).toBe(200);
+    expect((await third.call('GET', `${APP}/me`)).status).toBe(401);
+    expect((await third.call('GET', `/${t.projectId}/test-runs`)).status).toBe(401);
+  });
+
+  it('the app API needs a session: a bearer token is not one', async () => {
+    expect((await testApi(t.token).get(`${APP}/me`)).status).toBe(401);
+  });
+});
+
+describe('personal access tokens from the account', () => {
+  it('creates (secret once, expiry 30/60/90/180 days, projects), lists, rotates and revokes; the token works meanwhile', async () => {
+    const u = await invitedUser(t, 'member');
+    const b = browser();
+    await b.call('POST', `${APP}/invitations/accept`, { token: u.token, password: PASSWORD });
+    expect((await b.call('POST', `${APP}/tokens`, { name: 'CI', expiresInDays: 45, projects: ['*'] }, CSRF)).status).toBe(400);
+    const other = await admin.tenant('owner');
+    const foreign = await b.call('POST', `${APP}/tokens`, { name: 'CI', expiresInDays: 30, projects: [other.projectId] }, CSRF);
+    expect(foreign.status).toBe(400);
+    const created = await b.call('POST', `${APP}/tokens`, { name: 'CI', expiresInDays: 90, projects: [t.projectId] }, CSRF);
+    expect(created.status).toBe(201);
+    const { token, secret } = created.body.data;
+    expect(secret).toMatch(/^svc_pat_[0-9a-f]{72}$/);
+    expect(token).toMatchObject({ name: 'CI', projects: [{ id: t.projectId }], revoked: false, lastUsedAt: null });
+    expect((new Date(token.expiresAt).getTime() - Date.now()) / 86400000).toBeCloseTo(90, 0);
+    const list = await b.call('GET', `${APP}/tokens`);
+    expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([token.id]);
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+    expect((await testApi(secret).get(`/${t.projectId}/token-info`)).status).toBe(200);
+    const rotated = await b.call('POST', `${APP}/tokens/${token.id}/rotate`, undefined, CSRF);
+    expect(rotated.status).toBe(200);
+    expect((await testApi(secret).get(`/${t.projectId}/token-info`)).body.error.code).toBe('TOKEN_REVOKED');
+    expect((await testApi(rotated.body.data.secret).get(`/${t.projectId}/token-info`)).status).toBe(200);
+    expect((await b.call('DELETE', `${APP}/tokens/${token.id}`, undefined, CSRF)).status).toBe(200);
+    expect((await testApi(rotated.body.data.secret).get(`/${t.projectId}/token-info`)).body.error.code).toBe('TOKEN_REVOKED');
+    // another user's token is not found, whatever it is
+    const stranger = await invitedUser(t, 'member');
+    const sb = browser();
+    await sb.call('POST', `${APP}/invitations/accept`, { token: stranger.token, password: PASSWORD });
+    expect((await sb.call('DELETE', `${APP}/tokens/${token.id}`, undefined, CSRF)).status).toBe(404);
+  });
+});
+
+describe('sign-in links', () => {
+  it('a sign-in link signs the user in directly, once', async () => {
+    const u = await invitedUser(t, 'viewer');
+    const link = await admin.rpc.createSignInLink({ userId: u.userId });
+    expect(link.url).toMatch(/\/sign-in#token=/);
+    const token = new URL(link.url).hash.replace(/^#token=/, '');
+    const b = browser();
+    expect((await b.call('POST', `${APP}/sign-in-links/use`, { token })).status).toBe(200);
+    expect((await b.call('GET', `${APP}/me`)).body.data.user.id).toBe(u.userId);
+    expect((await browser().call('POST', `${APP}/sign-in-links/use`, { token })).status).toBe(404);
+  });
+});
