@@ -1,4 +1,5 @@
 import { loadConfig, Type, Port, Str, LogLevel, IntMap, Bool, Credential, type Settings } from '@assay/config';
+import { DEFAULT_INGEST_BODY_LIMIT_BYTES } from '@assay/contracts/runs/values';
 
 /** The rate-limit buckets of spec §8 and CONTRACT §8, requests per 60 s. */
 export const DEFAULT_RATE_LIMITS = { reads: 100, writes: 60, manualRunCreate: 10, ip: 200, pdf: 1, ingest: 600 };
@@ -21,7 +22,7 @@ export const GatewaySettings = Type.Object({
   }),
   PUBLIC_UI_URL: Str('http://localhost:8080', 'base of deep links'),
   PUBLIC_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
-  INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 * 1024 }),
+  INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: DEFAULT_INGEST_BODY_LIMIT_BYTES }),
   REQUEST_TIMEOUT_MS: Type.Integer({
     minimum: 1000,
     default: 30000,

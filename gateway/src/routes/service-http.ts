@@ -1,6 +1,6 @@
 /**
  * Calls to a service's internal HTTP port, for the routes whose bodies must stream instead of crossing as one
- * RPC message: ingestion uploads (request bodies up to 64 MiB, `routes/ingest.ts`) and PDF downloads (response
+ * RPC message: ingestion uploads (request bodies up to 64 MiB, `routes/ingest`) and PDF downloads (response
  * bodies, `routes/public/reports`). The route has already been authenticated, authorized and rate-limited;
  * the call carries the internal token, the caller principal and the request id, under a deadline. A plain
  * fetch keeps these ordinary Fastify routes (auth hooks, rate buckets, 404/405, OpenAPI) rather than proxy

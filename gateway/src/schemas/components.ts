@@ -9,7 +9,7 @@ import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSch
 import { ReleaseSchema } from '../routes/public/releases/schemas';
 import { SessionSchema } from '../routes/public/sessions/schemas';
 import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
-import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '../routes/public/test-runs/schemas';
+import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '@assay/contracts/runs/test-runs';
 import {
   AnalyticsBreakdownSchema,
   AnalyticsDaySchema,

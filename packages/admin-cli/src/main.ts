@@ -8,6 +8,8 @@ import { fromConnectError } from '@assay/errors';
 import { createRpcClient } from '@assay/service-kit';
 import { AdminService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
 import { RunsAdminService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { ruleOperation } from '@assay/contracts/runs/workflow-rules';
+import { oneOf, RULE_OPERATIONS } from '@assay/contracts/runs/values';
 import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { cliEnv, type CliEnv } from './env';
@@ -79,9 +81,10 @@ export const commands: Record<string, Command> = {
   'rule:create': {
     flags: ['project', 'name', 'description', 'operations', 'title-pattern', 'file', 'tag', 'match-tag', 'expires-at'],
     run: async (f, env) => {
-      const operations = list(required(f, 'operations'));
-      const bad = operations.find((o) => !['skip', 'quarantine', 'tag'].includes(o));
-      if (bad) throw new UsageError(`--operations takes skip, quarantine, tag (got "${bad}")`);
+      const given = list(required(f, 'operations'));
+      const bad = given.find((o) => !oneOf(RULE_OPERATIONS, o));
+      if (bad !== undefined) throw new UsageError(`--operations takes ${RULE_OPERATIONS.join(', ')} (got "${bad}")`);
+      const operations = given.filter((o) => oneOf(RULE_OPERATIONS, o));
       // --tag is the tag the `tag` operation adds; without that operation it is the tag to match.
       const addsTag = operations.includes('tag');
       let expiresAt: Date | undefined;
@@ -93,7 +96,7 @@ export const commands: Record<string, Command> = {
         projectId: required(f, 'project'),
         name: required(f, 'name'),
         description: f.description ?? '',
-        operations,
+        operations: operations.map(ruleOperation.toProto),
         titlePattern: f['title-pattern'] ?? '',
         file: f.file ?? '',
         matchTag: f['match-tag'] ?? (addsTag ? '' : (f.tag ?? '')),

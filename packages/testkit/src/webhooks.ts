@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { RunEventType, RunLifecycleEventSchema, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { RunEventType, RunLifecycleEventSchema, RunStatus, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { createKafkaBus, Topics, type EventBus, type EventPublisher } from '@assay/events';
 import { createLogger } from '@assay/logger';
 
@@ -115,7 +115,7 @@ export interface RunEventInput {
   timedOut?: number;
   passed?: number;
   occurredAt?: Date;
-  status?: string;
+  status?: RunStatus;
 }
 
 /** A run lifecycle event in the shape of proto/assay/events/v1/run_lifecycle.proto. */
@@ -135,7 +135,7 @@ export function runEvent(i: RunEventInput): RunLifecycleEvent {
     run: {
       id: runId,
       counter: 7n,
-      status: i.status ?? (finished ? (failed + timedOut > 0 ? 'failed' : 'passed') : 'running'),
+      status: i.status ?? (finished ? (failed + timedOut > 0 ? RunStatus.FAILED : RunStatus.PASSED) : RunStatus.RUNNING),
       startTime: timestampFromDate(new Date(occurredAt.getTime() - (finished ? 60000 : 0))),
       endTime: finished ? timestampFromDate(occurredAt) : undefined,
       duration: finished ? 60000n : 0n,

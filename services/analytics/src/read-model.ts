@@ -4,7 +4,7 @@
  */
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { RunStatus, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
@@ -77,7 +77,7 @@ export class ReadModel {
       this.o.logger.warn({ runId, projectId }, 'finished run unknown to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
-    if (input.run.status === 'running') {
+    if (input.run.status === RunStatus.RUNNING) {
       this.o.logger.warn({ runId }, 'run still running according to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
@@ -181,7 +181,7 @@ export class ReadModel {
       for (const s of page.runs) {
         if (!s.run) continue;
         projects.add(s.projectId);
-        if (s.run.status === 'running') {
+        if (s.run.status === RunStatus.RUNNING) {
           await this.runStarted(s.projectId, s.run);
           continue;
         }

@@ -9,6 +9,8 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { RunResultSchema, type RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
+import { attemptStatus, testOutcome } from '@assay/contracts/runs/test-cases';
+import { runStatus } from '@assay/contracts/runs/test-runs';
 import { createPool, migrate, type Pool } from '@assay/db';
 import { createLogger } from '@assay/logger';
 import { createDatabase, testSystem } from '@assay/testkit';
@@ -151,8 +153,8 @@ describe('read model: rolling windows equal brute force through folds, late runs
           file: t.file,
           titlePath: t.title,
           projectName: 'chromium',
-          status: cls === 'failed' ? 'failed' : cls === 'skipped' ? 'skipped' : 'passed',
-          outcome: outcome[cls],
+          status: attemptStatus.toProto(cls === 'failed' ? 'failed' : cls === 'skipped' ? 'skipped' : 'passed'),
+          outcome: testOutcome.toProto(outcome[cls]),
           durationMs: BigInt(ms),
           attempts: cls === 'flaky' ? 2 : 1,
           tags: r() < 0.3 ? ['@smoke'] : [],
@@ -161,7 +163,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
     }
     const run = create(RunSnapshotSchema, {
       id,
-      status: results.some((x) => x.outcome === 'unexpected') ? 'failed' : 'passed',
+      status: runStatus.toProto(results.some((x) => testOutcome.fromProto(x.outcome) === 'unexpected') ? 'failed' : 'passed'),
       startTime: timestampFromDate(new Date(at)),
       git: { branch: r() < 0.5 ? 'main' : 'feature', environment: r() < 0.5 ? 'staging' : 'production', commit: { author: 'Ada' } },
       tags: r() < 0.5 ? ['nightly'] : [],
@@ -173,7 +175,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
     i.results.map((x) => {
       const at = Number(i.run.startTime!.seconds) * 1000 + Math.floor(i.run.startTime!.nanos / 1e6);
       const cls = ({ expected: 'passed', unexpected: 'failed', flaky: 'flaky', skipped: 'skipped' } as const)[
-        x.outcome as 'expected' | 'unexpected' | 'flaky' | 'skipped'
+        testOutcome.fromProto(x.outcome)
       ];
       return { runId: i.run.id, day: Math.floor(at / DAY), at, testId: x.testId, file: x.file, cls, ms: Number(x.durationMs) };
     });

@@ -1,4 +1,5 @@
 import { loadConfig, serviceSettings, Str, Type, type Settings } from '@assay/config';
+import { DEFAULT_INGEST_BODY_LIMIT_BYTES } from '@assay/contracts/runs/values';
 
 export const RunsSettings = Type.Object({
   ...serviceSettings(7202, 9202),
@@ -9,7 +10,11 @@ export const RunsSettings = Type.Object({
     default: 3600,
     description: 'a running run with no ingestion activity for this long is swept to incomplete',
   }),
-  INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 * 1024, description: 'largest report accepted' }),
+  INGEST_BODY_LIMIT_BYTES: Type.Integer({
+    minimum: 1024,
+    default: DEFAULT_INGEST_BODY_LIMIT_BYTES,
+    description: 'largest report accepted',
+  }),
   DEFAULT_PLAN_NAME: Str('standard', 'plan of an organization without one set by plan:set'),
   DEFAULT_TEST_RESULTS_PER_MONTH: Type.Integer({ minimum: 0, default: 1000000, description: 'quota of that default plan' }),
   OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250, description: 'how often the relay looks for unpublished events' }),

@@ -2,15 +2,24 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import type { FastifyInstance } from 'fastify';
 import { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import type { Wiring } from './wiring';
-import { ingestRoutes } from './http';
-import { runHandlers } from './handlers/runs';
-import { bundleHandlers } from './handlers/bundle';
-import { adminHandlers, ruleHandlers } from './handlers/rules';
-import { usageHandlers } from './handlers/usage';
+import { ingestRoutes } from './ingest/routes';
+import { testRunHandlers } from './handlers/test-runs';
+import { testCaseHandlers } from './handlers/test-cases';
+import { debugBundleHandlers } from './handlers/debug-bundle';
+import { ruleAdminHandlers, workflowRuleHandlers } from './handlers/workflow-rules';
+import { actionRuleHandlers } from './handlers/action-rules';
+import { planAdminHandlers, usageHandlers } from './handlers/usage';
 
 export function routes(router: ConnectRouter, w: Wiring): void {
-  router.service(RunsService, { ...runHandlers(w), ...bundleHandlers(w), ...ruleHandlers(w), ...usageHandlers(w) });
-  router.service(RunsAdminService, adminHandlers(w));
+  router.service(RunsService, {
+    ...testRunHandlers(w),
+    ...testCaseHandlers(w),
+    ...debugBundleHandlers(w),
+    ...workflowRuleHandlers(w),
+    ...actionRuleHandlers(w),
+    ...usageHandlers(w),
+  });
+  router.service(RunsAdminService, { ...ruleAdminHandlers(w), ...planAdminHandlers(w) });
 }
 
 /** The internal HTTP port: ingestion bodies stream here from the gateway. */

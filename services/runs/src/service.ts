@@ -10,19 +10,19 @@ import path from 'node:path';
 import { RunsAdminService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { defineService } from '@assay/service-kit';
 import type { RunsConfig } from './config';
-import { wire } from './wiring';
+import { wire, type Overrides } from './wiring';
 import { routes, httpRoutes } from './routes';
 import { workers } from './workers';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export function runsService(config: RunsConfig, opts: { now?: () => Date } = {}) {
+export function runsService(config: RunsConfig, overrides: Overrides = {}) {
   return defineService({
     name: 'runs',
     config,
     db: { schema: 'runs', migrationsDir: MIGRATIONS_DIR },
     adminServices: [RunsAdminService],
-    wire: (ctx) => wire(ctx, opts),
+    wire: (ctx) => wire(ctx, overrides),
     routes,
     http: httpRoutes,
     workers,

@@ -1,14 +1,15 @@
 /**
- * What the handlers, HTTP routes and workers of the runs service share: the pool, deep links, the default
- * plan, the clock, the manual-testing client and the Kafka bus (the outbox relay publishes through it), plus
- * two signals: a commit wrote outbox rows, or queued links to manual cases (they wake the workers).
+ * What the handlers, the ingestion routes and the workers of the runs service share: the pool, deep links, the
+ * default plan, the clock, the manual-testing client and the Kafka bus (the outbox relay publishes through it),
+ * plus two signals: a commit wrote outbox rows, or queued links to manual cases (they wake the workers).
+ * Tests pass another clock or an in-memory manual-testing client through `overrides`.
  */
 import type { Client } from '@connectrpc/connect';
 import type { Pool } from '@assay/db';
 import { createKafkaBus, type EventBus } from '@assay/events';
 import type { Logger } from '@assay/logger';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { createRpcClient, type ServiceContext } from '@assay/service-kit';
+import { createRpcClient, systemClock, type Clock, type ServiceContext } from '@assay/service-kit';
 import type { RunsConfig } from './config';
 import { Links } from './domain/snapshot';
 import type { Plan } from './store/usage';
@@ -19,7 +20,7 @@ export interface Wiring {
   logger: Logger;
   links: Links;
   defaultPlan: Plan;
-  now(): Date;
+  clock: Clock;
   /** Not a readiness dependency: ingestion goes on while the broker is down (events wait in the outbox). */
   bus: EventBus;
   manualTesting: Client<typeof ManualTestingService>;
@@ -30,7 +31,12 @@ export interface Wiring {
   onLinks(f: () => void): void;
 }
 
-export function wire(ctx: ServiceContext<RunsConfig>, overrides: { now?: () => Date } = {}): Wiring {
+export interface Overrides {
+  clock?: Clock;
+  manualTesting?: Client<typeof ManualTestingService>;
+}
+
+export function wire(ctx: ServiceContext<RunsConfig>, overrides: Overrides = {}): Wiring {
   const { config } = ctx;
   const listeners = { events: [] as (() => void)[], links: [] as (() => void)[] };
   return {
@@ -39,9 +45,11 @@ export function wire(ctx: ServiceContext<RunsConfig>, overrides: { now?: () => D
     logger: ctx.logger,
     links: new Links(config.PUBLIC_UI_URL),
     defaultPlan: { planName: config.DEFAULT_PLAN_NAME, testResultsPerMonth: config.DEFAULT_TEST_RESULTS_PER_MONTH },
-    now: overrides.now ?? (() => new Date()),
+    clock: overrides.clock ?? systemClock,
     bus: createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'runs-outbox', logger: ctx.logger }),
-    manualTesting: createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, internalToken: config.INTERNAL_AUTH_TOKEN }),
+    manualTesting:
+      overrides.manualTesting ??
+      createRpcClient(ManualTestingService, { baseUrl: config.MANUAL_TESTING_URL, internalToken: config.INTERNAL_AUTH_TOKEN }),
     eventsWritten: () => listeners.events.forEach((f) => f()),
     linksQueued: () => listeners.links.forEach((f) => f()),
     onEvents: (f) => listeners.events.push(f),

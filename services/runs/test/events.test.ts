@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { RunEventType, RunLifecycleEventSchema, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { RunEventType, RunLifecycleEventSchema, RunStatus, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { ManualTestingService, type LinkAutomatedTestRequest } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { createKafkaBus, Topics, type EventBus, type EventConsumer } from '@assay/events';
 import { createLogger } from '@assay/logger';
@@ -143,7 +143,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
       expect.objectContaining({ projectId: PROJECT, orgId: 'o'.repeat(24), eventId: expect.stringMatching(/^[0-9a-f]{24}$/) }),
     );
     expect(finished.run).toEqual(
-      expect.objectContaining({ id: runId, counter: 1n, status: 'passed', url: expect.stringContaining(runId) }),
+      expect.objectContaining({ id: runId, counter: 1n, status: RunStatus.PASSED, url: expect.stringContaining(runId) }),
     );
     expect(finished.run?.testStats).toEqual(expect.objectContaining({ total: 1, passed: 1, totalAttempts: 1 }));
 
@@ -189,7 +189,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
     );
     await new Promise((r) => setTimeout(r, 3000));
     expect(of(runId, RunEventType.RUN_FINISHED)).toHaveLength(1);
-    expect(of(runId, RunEventType.RUN_FINISHED)[0]!.run?.status).toBe('failed');
+    expect(of(runId, RunEventType.RUN_FINISHED)[0]!.run?.status).toBe(RunStatus.FAILED);
     expect(await pending()).toBe(0);
   });
 
@@ -203,7 +203,7 @@ describe('runs lifecycle events (outbox → Kafka), manual links and the sweeper
       () => 'the run was never swept',
     );
     const event = of(runId, RunEventType.RUN_FINISHED)[0]!;
-    expect(event.run?.status).toBe('incomplete');
+    expect(event.run?.status).toBe(RunStatus.INCOMPLETE);
     expect(event.run?.testStats?.total).toBe(1);
     expect((await post(`/runs/${runId}/results`, { results: [] })).status).toBe(409);
   });

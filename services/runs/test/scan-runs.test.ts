@@ -5,6 +5,7 @@
  */
 import { createRpcClient } from '@assay/service-kit';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { runStatus } from '@assay/contracts/runs/test-runs';
 import { testAdmin, testApi, testSystem } from '@assay/testkit';
 
 jest.setTimeout(60000);
@@ -36,7 +37,7 @@ describe('RunsService.ScanRuns', () => {
       for (const r of page.runs) {
         expect(r.projectId).toBe(t.projectId);
         expect(r.orgId).toBe(t.orgId);
-        seen.push({ id: r.run!.id, status: r.run!.status, counter: Number(r.run!.counter) });
+        seen.push({ id: r.run!.id, status: runStatus.fromProto(r.run!.status), counter: Number(r.run!.counter) });
       }
       token = page.nextPageToken;
     } while (token);

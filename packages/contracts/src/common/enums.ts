@@ -22,3 +22,19 @@ export function enumMap<S extends string, E extends number>(pairs: readonly (rea
     },
   };
 }
+
+/**
+ * The map of a value set whose proto enum names every value as the spec spells it, in UPPER_SNAKE (`timedOut` ↔
+ * `TIMED_OUT`, `passed` ↔ `PASSED`): the pairs follow from the value set, so it is written once. A value the
+ * enum lacks fails when the module loads.
+ */
+export function enumOf<S extends string, E extends number>(values: readonly S[], protoEnum: Record<string, E | string>): EnumMap<S, E> {
+  return enumMap<S, E>(
+    values.map((value) => {
+      const name = value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+      const number = protoEnum[name];
+      if (typeof number !== 'number') throw new Error(`the proto enum has no ${name} for "${value}"`);
+      return [value, number] as const;
+    }),
+  );
+}

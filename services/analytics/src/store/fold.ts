@@ -10,6 +10,8 @@ import { toBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
+import { testOutcome } from '@assay/contracts/runs/test-cases';
+import { runStatus } from '@assay/contracts/runs/test-runs';
 import { bucketOf, mergeHist } from '../domain/histogram';
 import { dayOf, dayStart, WINDOWS } from '../domain/days';
 import { addAgg, AggBuilder, classOf, emptyAgg, maxOf, minOf, type Agg } from '../domain/stats';
@@ -97,7 +99,7 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
     for (const r of i.results) for (const t of r.tags) allTags.add(t);
     return {
       id: i.run.id,
-      status: i.run.status,
+      status: runStatus.fromProto(i.run.status),
       day: dayOf(start),
       start: start.getTime(),
       branch: i.run.git?.branch ?? '',
@@ -329,7 +331,7 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
     const runTags = new Set<number>();
     for (const r of i.results) {
       results++;
-      const cls = classOf(r.outcome);
+      const cls = classOf(testOutcome.fromProto(r.outcome));
       const ms = Number(r.durationMs);
       const bucket = bucketOf(ms);
       const testKey = tests.get(r.testId)!;

@@ -13,6 +13,7 @@ import type {
   TestRow,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { runStatus } from '@assay/contracts/runs/test-runs';
 import type { Period } from './period';
 
 export interface Outcome {
@@ -138,7 +139,7 @@ export function runLine(r: RunSnapshot): RunLine {
   const s = r.testStats;
   return {
     counter: n(r.counter),
-    status: r.status,
+    status: runStatus.fromProto(r.status),
     startTime: dateOf(r.startTime),
     durationMs: n(r.duration),
     branch: r.git?.branch ?? '',

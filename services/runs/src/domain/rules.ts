@@ -4,15 +4,14 @@
  * `titlePattern` is a case-insensitive regular expression on the full title (`describe › test`), `file` equals
  * the test's file or is a path suffix of it, `matchTag` is one of the test's tags (with or without `@`).
  */
-export const OPERATIONS = ['skip', 'quarantine', 'tag'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+import type { RuleOperationName, RuleStatusName } from '@assay/contracts/runs/values';
 
 export interface RuleRow {
   id: string;
   projectId: string;
   name: string;
   description: string;
-  operations: Operation[];
+  operations: RuleOperationName[];
   titlePattern: string | null;
   file: string | null;
   matchTag: string | null;
@@ -24,9 +23,7 @@ export interface RuleRow {
   updatedAt: Date;
 }
 
-export type RuleStatus = 'active' | 'expired' | 'disabled';
-
-export function ruleStatus(r: Pick<RuleRow, 'enabled' | 'expiresAt'>, now = new Date()): RuleStatus {
+export function ruleStatus(r: Pick<RuleRow, 'enabled' | 'expiresAt'>, now: Date): RuleStatusName {
   if (!r.enabled) return 'disabled';
   if (r.expiresAt && r.expiresAt.getTime() <= now.getTime()) return 'expired';
   return 'active';

@@ -1,8 +1,9 @@
-/** A run as the public TestRunListItem (spec §2.5) and as the lifecycle event's RunSnapshot: one mapping. */
+/** A run as the lifecycle event's RunSnapshot (the public TestRunListItem, spec §2.5, maps from it), and deep links. */
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import type { RunRow } from '../store/runs';
+import { runStatus, type TestStatsJson } from '@assay/contracts/runs/test-runs';
+import type { RunRow } from '../store/test-runs';
 
 /** Deep links into the web UI, built from PUBLIC_UI_URL. */
 export class Links {
@@ -24,25 +25,33 @@ export class Links {
   }
 }
 
-export function toSnapshot(run: RunRow, links: Links): RunSnapshot {
-  const s = run.stats;
+/** A running run's duration is its time so far (at `now`); a finished one's is recorded. */
+export const durationOf = (run: Pick<RunRow, 'status' | 'startTime' | 'durationMs'>, now: Date): number =>
+  run.status === 'running' ? Math.max(0, now.getTime() - run.startTime.getTime()) : run.durationMs;
+
+/** The run's TestStats (spec §2.5): its counters without the internal ones (interrupted, quarantined). */
+export function testStatsOf({ stats: s }: Pick<RunRow, 'stats'>): TestStatsJson {
+  return {
+    total: s.total,
+    passed: s.passed,
+    failed: s.failed,
+    skipped: s.skipped,
+    flaky: s.flaky,
+    timedOut: s.timedOut,
+    totalAttempts: s.totalAttempts,
+    retriedTests: s.retriedTests,
+  };
+}
+
+export function toSnapshot(run: RunRow, links: Links, now: Date): RunSnapshot {
   return create(RunSnapshotSchema, {
     id: run.id,
     counter: BigInt(run.counter),
-    status: run.status,
+    status: runStatus.toProto(run.status),
     startTime: timestampFromDate(run.startTime),
     endTime: run.endTime ? timestampFromDate(run.endTime) : undefined,
-    duration: BigInt(run.status === 'running' ? Math.max(0, Date.now() - run.startTime.getTime()) : run.durationMs),
-    testStats: {
-      total: s.total,
-      passed: s.passed,
-      failed: s.failed,
-      skipped: s.skipped,
-      flaky: s.flaky,
-      timedOut: s.timedOut,
-      totalAttempts: s.totalAttempts,
-      retriedTests: s.retriedTests,
-    },
+    duration: BigInt(durationOf(run, now)),
+    testStats: testStatsOf(run),
     git: {
       branch: run.branch,
       environment: run.environment,

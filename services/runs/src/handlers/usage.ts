@@ -1,16 +1,17 @@
-/** GET /usage (CONTRACT §2): the organization's plan, period and counts. */
+/** The `usage` family (RunsService.GetUsage: the organization's plan, period and counts) and the admin CLI's `plan:set`. */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { validation } from '@assay/errors';
 import { principalOf } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
-import { usageOf } from '../store/usage';
+import { setPlan, usageOf } from '../store/usage';
 
-export function usageHandlers(rt: Wiring): Pick<ServiceImpl<typeof RunsService>, 'getUsage'> {
+export function usageHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsService>, 'getUsage'> {
   return {
-    async getUsage(_req, ctx: HandlerContext) {
+    async getUsage(_req, ctx) {
       const caller = principalOf(ctx);
-      const u = await usageOf(rt.pool, caller.orgId, rt.now(), rt.defaultPlan);
+      const u = await usageOf(w.pool, caller.orgId, w.clock(), w.defaultPlan);
       return {
         planName: u.planName,
         periodStart: timestampFromDate(u.start),
@@ -20,6 +21,19 @@ export function usageHandlers(rt: Wiring): Pick<ServiceImpl<typeof RunsService>,
         usedRuns: BigInt(u.runs),
         remaining: BigInt(u.remaining),
       };
+    },
+  };
+}
+
+export function planAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminService>, 'setPlan'> {
+  return {
+    async setPlan(req) {
+      if (!req.orgId) throw validation('org is required', [{ path: 'org', message: 'is required' }]);
+      if (!req.planName.trim()) throw validation('plan is required', [{ path: 'plan', message: 'is required' }]);
+      if (req.testResultsPerMonth < 0n)
+        throw validation('test-results-per-month must be ≥ 0', [{ path: 'test-results-per-month', message: 'must be ≥ 0' }]);
+      await setPlan(w.pool, req.orgId, { planName: req.planName.trim(), testResultsPerMonth: Number(req.testResultsPerMonth) });
+      return {};
     },
   };
 }

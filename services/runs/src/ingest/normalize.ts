@@ -2,56 +2,34 @@
  * Every report format (the streaming API's per-test items, a Playwright JSON report, JUnit XML) becomes the
  * same normalized shape before anything is stored. Parsing is defensive: the first problem found is a
  * 400 VALIDATION_ERROR whose detail path names where it is (`body.suites[0].specs[3].tests[0].results[1].status`).
- * Nothing is written until the whole report has been read.
+ * Nothing is written until the whole report has been read. The stored pieces (errors, steps, attachments) have
+ * the contract's shapes (@assay/contracts/runs/debug-bundle), and texts its limits (REPORT_TEXT_LIMITS).
  */
 import { AppError } from '@assay/errors';
-
-export const ATTEMPT_STATUSES = ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'] as const;
-export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
-
-export interface NormError {
-  message: string;
-  stack?: string;
-  location?: { file: string; line: number; column: number };
-  snippet?: string;
-}
-
-export interface NormStep {
-  title: string;
-  category?: string;
-  duration: number;
-  error?: NormError;
-  steps: NormStep[];
-}
-
-export interface NormAttachment {
-  name: string;
-  contentType: string;
-  path?: string;
-  size?: number;
-}
+import type { AnnotationJson, AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
+import { ATTEMPT_STATUSES, oneOf, REPORT_TEXT_LIMITS, type AttemptStatusName } from '@assay/contracts/runs/values';
 
 export interface NormAttempt {
   retry: number;
-  status: AttemptStatus;
+  status: AttemptStatusName;
   durationMs: number;
   startTime?: string;
   workerIndex?: number;
-  errors: NormError[];
-  steps: NormStep[];
+  errors: TestErrorJson[];
+  steps: StepJson[];
   stdout: string[];
   stderr: string[];
-  attachments: NormAttachment[];
+  attachments: AttachmentJson[];
 }
 
 export interface NormTest {
   file: string;
   titlePath: string[];
   projectName: string;
-  expectedStatus: AttemptStatus;
-  annotations: { type: string; description?: string }[];
+  expectedStatus: AttemptStatusName;
+  annotations: AnnotationJson[];
   tags: string[];
-  location?: { file: string; line: number; column: number };
+  location?: SourceLocation;
   attempts: NormAttempt[];
 }
 
@@ -69,14 +47,11 @@ export interface NormReport {
   tests: NormTest[];
   startTime?: string;
   durationMs?: number;
-  errors: NormError[];
+  errors: TestErrorJson[];
   coverage?: Record<string, unknown>;
 }
 
-/** Limits on what one stored text may hold (a report may carry megabytes of logs). */
-const MAX_TEXT = 64 * 1024;
-const MAX_LINES = 200;
-const MAX_STEP_DEPTH = 12;
+const { maxText: MAX_TEXT, maxStepTitle: MAX_STEP_TITLE, maxOutputLines: MAX_LINES, maxStepDepth: MAX_STEP_DEPTH } = REPORT_TEXT_LIMITS;
 
 export class ReportError extends AppError {
   constructor(path: string, message: string) {
@@ -125,12 +100,10 @@ function date(v: Json, path: string): string | undefined {
   if (Number.isNaN(d.getTime())) throw new ReportError(path, 'must be a date-time');
   return d.toISOString();
 }
-function status(v: Json, path: string, fallback?: AttemptStatus): AttemptStatus {
+function status(v: Json, path: string, fallback?: AttemptStatusName): AttemptStatusName {
   if ((v === undefined || v === null) && fallback) return fallback;
-  if (typeof v !== 'string' || !(ATTEMPT_STATUSES as readonly string[]).includes(v)) {
-    throw new ReportError(path, `must be one of ${ATTEMPT_STATUSES.join(', ')}`);
-  }
-  return v as AttemptStatus;
+  if (!oneOf(ATTEMPT_STATUSES, v)) throw new ReportError(path, `must be one of ${ATTEMPT_STATUSES.join(', ')}`);
+  return v;
 }
 
 // eslint-disable-next-line no-control-regex -- ANSI colour codes in reporter output
@@ -138,13 +111,13 @@ const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 export const stripAnsi = (s: string) => s.replace(ANSI, '');
 const cap = (s: string, n = MAX_TEXT) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-function location(v: Json, path: string): NormError['location'] {
+function location(v: Json, path: string): SourceLocation | undefined {
   if (v === undefined || v === null) return undefined;
   const o = obj(v, path);
   return { file: str(o.file, `${path}.file`, ''), line: num(o.line, `${path}.line`, 0), column: num(o.column, `${path}.column`, 0) };
 }
 
-function error(v: Json, path: string): NormError {
+function error(v: Json, path: string): TestErrorJson {
   if (typeof v === 'string') return { message: cap(stripAnsi(v)) };
   const o = obj(v, path);
   const message = optStr(o.message, `${path}.message`) ?? optStr(o.value, `${path}.value`) ?? '';
@@ -156,14 +129,14 @@ function error(v: Json, path: string): NormError {
   };
 }
 
-function steps(v: Json, path: string, depth = 0): NormStep[] {
+function steps(v: Json, path: string, depth = 0): StepJson[] {
   const list = arr(v, path);
   if (depth >= MAX_STEP_DEPTH) return [];
   return list.map((s, i) => {
     const p = `${path}[${i}]`;
     const o = obj(s, p);
     return {
-      title: cap(str(o.title, `${p}.title`), 2000),
+      title: cap(str(o.title, `${p}.title`), MAX_STEP_TITLE),
       category: optStr(o.category, `${p}.category`),
       duration: num(o.duration, `${p}.duration`, 0),
       error: o.error === undefined || o.error === null ? undefined : error(o.error, `${p}.error`),
@@ -192,7 +165,7 @@ function output(v: Json, path: string): string[] {
   return out;
 }
 
-function attachments(v: Json, path: string): NormAttachment[] {
+function attachments(v: Json, path: string): AttachmentJson[] {
   return arr(v, path).map((a, i) => {
     const p = `${path}[${i}]`;
     const o = obj(a, p);
@@ -206,7 +179,7 @@ function attachments(v: Json, path: string): NormAttachment[] {
   });
 }
 
-function annotations(v: Json, path: string): NormTest['annotations'] {
+function annotations(v: Json, path: string): AnnotationJson[] {
   return arr(v, path).map((a, i) => {
     const o = obj(a, `${path}[${i}]`);
     const description = optStr(o.description, `${path}[${i}].description`);
@@ -404,8 +377,8 @@ export function normalizeJUnit(doc: Json): NormTest[] {
       if (!Number.isFinite(seconds) || seconds < 0) throw new ReportError(`${tp}.time`, 'must be a non-negative number of seconds');
       const failure = first(t.failure) ?? first(t.error);
       const skipped = t.skipped !== undefined;
-      let st: AttemptStatus = 'passed';
-      const errors: NormError[] = [];
+      let st: AttemptStatusName = 'passed';
+      const errors: TestErrorJson[] = [];
       if (failure !== undefined) {
         const message = (isObj(failure) ? (attr(failure, 'message') ?? '') : '') || textOf(failure).split('\n')[0] || 'failed';
         st = TIMEOUT_MESSAGE.test(message) ? 'timedOut' : 'failed';

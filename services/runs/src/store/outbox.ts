@@ -7,20 +7,21 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { newId, type Queryable } from '@assay/db';
 import { RunEventType, RunLifecycleEventSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import type { RunRow } from './runs';
+import type { RunRow } from './test-runs';
 import { toSnapshot, type Links } from '../domain/snapshot';
 
 export type EventType = 'RUN_STARTED' | 'RUN_FINISHED';
 
-export async function enqueueRunEvent(db: Queryable, type: EventType, run: RunRow, links: Links): Promise<string> {
+/** The event of `run`'s new state, occurred at `now`, written in the caller's transaction. */
+export async function enqueueRunEvent(db: Queryable, type: EventType, run: RunRow, links: Links, now: Date): Promise<string> {
   const eventId = newId();
   const event = create(RunLifecycleEventSchema, {
     eventId,
     type: type === 'RUN_STARTED' ? RunEventType.RUN_STARTED : RunEventType.RUN_FINISHED,
-    occurredAt: timestampFromDate(new Date()),
+    occurredAt: timestampFromDate(now),
     projectId: run.projectId,
     orgId: run.orgId,
-    run: toSnapshot(run, links),
+    run: toSnapshot(run, links, now),
   });
   await db.query('INSERT INTO outbox (event_id, run_id, type, payload) VALUES ($1, $2, $3, $4)', [
     eventId,
@@ -37,6 +38,12 @@ export interface OutboxRow {
   runId: string;
   type: string;
   payload: Buffer;
+}
+
+/** One relay at a time across replicas: true when this transaction took the relay's lock (held until it ends). */
+export async function tryRelayLock(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query(`SELECT pg_try_advisory_xact_lock(hashtext('assay:runs:outbox-relay')) AS locked`);
+  return rows[0].locked === true;
 }
 
 /** Pending events in order; the caller holds the relay lock. */
@@ -56,9 +63,4 @@ export async function markPublished(db: Queryable, seqs: number[]): Promise<void
 export async function prunePublished(db: Queryable, olderThan: Date): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < $1', [olderThan]);
   return rowCount ?? 0;
-}
-
-export async function pendingCount(db: Queryable): Promise<number> {
-  const { rows } = await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
-  return rows[0].n;
 }

@@ -4,17 +4,17 @@
  * leaves the link pending and retries with a growing delay; after 20 attempts it is given up.
  */
 import { withTransaction } from '@assay/db';
-import type { Client } from '@connectrpc/connect';
-import type { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { Loop } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
 import { claimPendingLinks, settleLink } from '../store/links';
-import { Loop } from '@assay/service-kit';
 
 const MAX_ATTEMPTS = 20;
+const BATCH = 50;
 
-export async function linkOnce(rt: Wiring, client: Client<typeof ManualTestingService>): Promise<number> {
-  return withTransaction(rt.pool, async (c) => {
-    const pending = await claimPendingLinks(c, 50);
+export async function linkOnce(w: Wiring): Promise<number> {
+  const client = w.manualTesting;
+  return withTransaction(w.pool, async (c) => {
+    const pending = await claimPendingLinks(c, BATCH);
     for (const l of pending) {
       try {
         const res = await client.linkAutomatedTest(
@@ -25,7 +25,7 @@ export async function linkOnce(rt: Wiring, client: Client<typeof ManualTestingSe
       } catch (err) {
         const attempts = l.attempts + 1;
         if (attempts === 1)
-          rt.logger.warn({ caseRef: l.caseRef, err: { message: (err as Error).message } }, 'linking to a manual case failed; will retry');
+          w.logger.warn({ caseRef: l.caseRef, err: { message: (err as Error).message } }, 'linking to a manual case failed; will retry');
         await settleLink(
           c,
           l,
@@ -37,6 +37,6 @@ export async function linkOnce(rt: Wiring, client: Client<typeof ManualTestingSe
   });
 }
 
-export function linker(rt: Wiring, client: Client<typeof ManualTestingService>): Loop {
-  return new Loop('manual-case-linker', async () => (await linkOnce(rt, client)) === 50, 2000, rt.logger);
+export function linker(w: Wiring): Loop {
+  return new Loop('manual-case-linker', async () => (await linkOnce(w)) === BATCH, 2000, w.logger);
 }

@@ -8,13 +8,14 @@
 import { withTransaction, type Pool } from '@assay/db';
 import { Topics, type EventBus, type EventPublisher } from '@assay/events';
 import type { Logger } from '@assay/logger';
-import { markPublished, pendingEvents, prunePublished } from '../store/outbox';
-import { Loop } from '@assay/service-kit';
+import { Loop, type Clock } from '@assay/service-kit';
+import { markPublished, pendingEvents, prunePublished, tryRelayLock } from '../store/outbox';
 
 const BATCH = 200;
 const RETENTION_MS = 7 * 86400_000;
+const PRUNE_EVERY_MS = 3600_000;
 
-export function outboxRelay(opts: { pool: Pool; bus: EventBus; logger: Logger; pollMs: number }): Loop {
+export function outboxRelay(opts: { pool: Pool; bus: EventBus; logger: Logger; pollMs: number; clock: Clock }): Loop {
   let publisher: EventPublisher | undefined;
   let topicReady = false;
   let lastPrune = 0;
@@ -29,11 +30,11 @@ export function outboxRelay(opts: { pool: Pool; bus: EventBus; logger: Logger; p
     async () => {
       try {
         return await withTransaction(opts.pool, async (c) => {
-          const { rows } = await c.query(`SELECT pg_try_advisory_xact_lock(hashtext('assay:runs:outbox-relay')) AS locked`);
-          if (!rows[0].locked) return false;
-          if (Date.now() - lastPrune > 3600_000) {
-            lastPrune = Date.now();
-            await prunePublished(c, new Date(Date.now() - RETENTION_MS));
+          if (!(await tryRelayLock(c))) return false;
+          const now = opts.clock().getTime();
+          if (now - lastPrune > PRUNE_EVERY_MS) {
+            lastPrune = now;
+            await prunePublished(c, new Date(now - RETENTION_MS));
           }
           const events = await pendingEvents(c, BATCH);
           if (events.length === 0) return false;

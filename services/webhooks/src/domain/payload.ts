@@ -3,8 +3,9 @@
  * CONTRACT §7: `{id, event, eventName, createdAt, projectId, data: {run: TestRunListItem}}`. The body is
  * serialized once, when the delivery rows are created, and every attempt sends those exact bytes.
  */
-import { isoOrNull, runSnapshotToJson } from '@assay/api-shapes';
 import { RunEventType, type RunLifecycleEvent } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { iso } from '@assay/contracts/common/json';
+import { runSnapshotToJson } from '@assay/contracts/runs/test-runs';
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '@assay/contracts/webhooks/values';
 
 export function eventTypeOf(e: RunLifecycleEvent): WebhookEventName | undefined {
@@ -24,7 +25,7 @@ export function buildPayload(e: RunLifecycleEvent, event: WebhookEventName): str
     id: e.eventId,
     event,
     eventName: WEBHOOK_EVENT_NAMES[event],
-    createdAt: isoOrNull(e.occurredAt) ?? new Date().toISOString(),
+    createdAt: iso(e.occurredAt) ?? new Date().toISOString(),
     projectId: e.projectId,
     data: { run: e.run ? runSnapshotToJson(e.run) : null },
   };

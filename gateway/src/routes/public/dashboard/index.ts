@@ -2,8 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, ok } from '@assay/contracts/common/envelope';
-import { runSnapshotToJson } from '@assay/api-shapes';
-import { TestRunSchema } from '../test-runs/schemas';
+import { runSnapshotToJson, TestRunSchema } from '@assay/contracts/runs/test-runs';
 import {
   AnalyticsDaySchema,
   AnalyticsTestSchema,

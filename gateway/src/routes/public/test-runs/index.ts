@@ -2,17 +2,34 @@
  * GET /test-runs (spec §4.2: only page, limit, start_date, end_date; both dates RFC 3339 and together),
  * GET /test-runs/{runId} (include = errors, coverage, specs, artifacts, all) and GET /test-runs/{runId}/test-cases.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '@assay/errors';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
-import { runSnapshotToJson } from '@assay/api-shapes';
-import { TestCaseSchema, TestRunDetailSchema, TestRunSchema } from './schemas';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
+import {
+  documentOf,
+  includeOf,
+  ListRunsQuery,
+  ProjectParams,
+  RunDetailQuery,
+  RunParams,
+  runSection,
+  runSnapshotToJson,
+  RunTestCasesQuery,
+  TestCaseSchema,
+  TestRunDetailSchema,
+  TestRunSchema,
+  testStatus,
+  type RunDetailSectionsJson,
+  type TestCaseJson,
+} from '@assay/contracts/runs/test-runs';
+import { RUN_SECTIONS } from '@assay/contracts/runs/values';
+import { Type } from '@sinclair/typebox';
+import { typed } from '../../typed';
 
+const TAGS = ['Test Runs'];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const INCLUDES = ['errors', 'coverage', 'specs', 'artifacts', 'all'];
 
 function rfc3339(value: string | undefined, name: string): Date | undefined {
   if (value === undefined) return undefined;
@@ -24,62 +41,51 @@ function rfc3339(value: string | undefined, name: string): Date | undefined {
   return d;
 }
 
-export function parseInclude(raw: string | undefined, allowed: string[]): string[] {
-  const items = (raw ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = items.find((i) => !allowed.includes(i));
-  if (bad)
-    throw new AppError('VALIDATION_ERROR', `include: unknown value "${bad}"`, {
-      details: [{ path: 'query.include', message: `each value must be one of ${allowed.join(', ')}` }],
+/** The period of `start_date`/`end_date`: both or neither, start not after end. */
+function periodOf(q: { start_date?: string; end_date?: string }): { from?: Date; to?: Date } {
+  if ((q.start_date === undefined) !== (q.end_date === undefined)) {
+    const missing = q.start_date === undefined ? 'start_date' : 'end_date';
+    throw new AppError('VALIDATION_ERROR', 'start_date and end_date are used together', {
+      details: [{ path: `query.${missing}`, message: 'is required when the other date is given' }],
     });
-  return items;
+  }
+  const from = rfc3339(q.start_date, 'start_date');
+  const to = rfc3339(q.end_date, 'end_date');
+  if (from && to && from > to)
+    throw new AppError('VALIDATION_ERROR', 'start_date must not be after end_date', {
+      details: [{ path: 'query.start_date', message: 'must not be after end_date' }],
+    });
+  return { from, to };
 }
 
-export default async function testRunRoutes(app: FastifyInstance) {
-  const tags = ['Test Runs'];
+export default async function testRunRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.get(
     '/:projectId/test-runs',
     {
       schema: {
-        tags,
+        tags: TAGS,
         summary: 'List automated test runs, newest first',
         description: 'Only `page`, `limit`, `start_date` and `end_date` (RFC 3339, both or neither; runs that started in between).',
-        params: Type.Object({ projectId: Type.String() }),
-        querystring: Type.Object({
-          ...PageQuery(),
-          start_date: Type.Optional(Type.String({ description: 'RFC 3339; requires end_date' })),
-          end_date: Type.Optional(Type.String({ description: 'RFC 3339; requires start_date' })),
-        }),
+        params: ProjectParams,
+        querystring: ListRunsQuery,
         response: { 200: OkPage(Type.Ref(TestRunSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue & { start_date?: string; end_date?: string };
-      if ((q.start_date === undefined) !== (q.end_date === undefined)) {
-        const missing = q.start_date === undefined ? 'start_date' : 'end_date';
-        throw new AppError('VALIDATION_ERROR', 'start_date and end_date are used together', {
-          details: [{ path: `query.${missing}`, message: 'is required when the other date is given' }],
-        });
-      }
-      const from = rfc3339(q.start_date, 'start_date');
-      const to = rfc3339(q.end_date, 'end_date');
-      if (from && to && from > to)
-        throw new AppError('VALIDATION_ERROR', 'start_date must not be after end_date', {
-          details: [{ path: 'query.start_date', message: 'must not be after end_date' }],
-        });
+      const { page: p, limit } = pageOf(request.query);
+      const { from, to } = periodOf(request.query);
       const res = await app.services.runs.listRuns(
         {
-          projectId,
-          page: { page: q.page, limit: q.limit },
+          projectId: request.params.projectId,
+          page: { page: p, limit },
           startTime: from ? timestampFromDate(from) : undefined,
           endTime: to ? timestampFromDate(to) : undefined,
         },
         request.callOptions(),
       );
-      return page(res.runs.map(runSnapshotToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.runs.map(runSnapshotToJson), pagination(p, limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -87,19 +93,19 @@ export default async function testRunRoutes(app: FastifyInstance) {
     '/:projectId/test-runs/:runId',
     {
       schema: {
-        tags,
+        tags: TAGS,
         summary: 'One run with its detail sections',
         description: '`include` = comma list of errors, coverage, specs, artifacts, or all; sections appear only when included.',
-        params: Type.Object({ projectId: Type.String(), runId: Type.String() }),
-        querystring: Type.Object({ include: Type.Optional(Type.String()) }),
+        params: RunParams,
+        querystring: RunDetailQuery,
         response: { 200: Ok(TestRunDetailSchema) },
       },
     },
     async (request) => {
-      const { projectId, runId } = request.params as { projectId: string; runId: string };
-      const include = parseInclude((request.query as { include?: string }).include, INCLUDES);
+      const { projectId, runId } = request.params;
+      const include = includeOf(request.query.include, RUN_SECTIONS).map(runSection.toProto);
       const res = await app.services.runs.getRun({ projectId, runId, include }, request.callOptions());
-      return ok({ ...runSnapshotToJson(res.run!), ...(res.detail ?? {}) });
+      return ok({ ...runSnapshotToJson(res.run!), ...documentOf<RunDetailSectionsJson>(res.detail) });
     },
   );
 
@@ -107,26 +113,22 @@ export default async function testRunRoutes(app: FastifyInstance) {
     '/:projectId/test-runs/:runId/test-cases',
     {
       schema: {
-        tags,
+        tags: TAGS,
         summary: 'Test results of a run, flattened',
-        params: Type.Object({ projectId: Type.String(), runId: Type.String() }),
-        querystring: Type.Object({
-          ...PageQuery(),
-          status: Type.Optional(
-            Type.Union(['passed', 'failed', 'flaky', 'skipped', 'timedOut', 'interrupted'].map((s) => Type.Literal(s))),
-          ),
-        }),
+        params: RunParams,
+        querystring: RunTestCasesQuery,
         response: { 200: OkPage(Type.Ref(TestCaseSchema)) },
       },
     },
     async (request) => {
-      const { projectId, runId } = request.params as { projectId: string; runId: string };
-      const q = request.query as PageQueryValue & { status?: string };
+      const { projectId, runId } = request.params;
+      const { page: p, limit } = pageOf(request.query);
+      const { status } = request.query;
       const res = await app.services.runs.listRunTestCases(
-        { projectId, runId, status: q.status ?? '', page: { page: q.page, limit: q.limit } },
+        { projectId, runId, status: status === undefined ? undefined : testStatus.toProto(status), page: { page: p, limit } },
         request.callOptions(),
       );
-      return page(res.testCases, pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.testCases.map(documentOf<TestCaseJson>), pagination(p, limit, Number(res.page?.total ?? 0)));
     },
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Ingestion endpoints on the service's internal HTTP port. The gateway authenticates, authorizes and
+ * The `ingest` family on the service's internal HTTP port. The gateway authenticates, authorizes and
  * rate-limits, then streams the request body here (reports up to INGEST_BODY_LIMIT_BYTES); the service kit
  * accepts a call only with the internal token and hands over the caller as `request.principal`. Answers are
  * the bare `data` (the gateway wraps it) or the error envelope.
@@ -9,12 +9,23 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
 import { fromDatabaseError } from '@assay/db';
 import type { Principal } from '@assay/service-kit';
-import type { Wiring } from './wiring';
-import { Ingestion } from './ingest/service';
-import { normalizeJUnit, normalizeMetadata, normalizePlaywrightReport, normalizeResultBatch, ReportError } from './ingest/normalize';
-import { skipList } from './handlers/rules';
+import type { JUnitQueryValue } from '@assay/contracts/runs/ingest';
+import { FINISH_STATUSES, oneOf, type FinishStatusName } from '@assay/contracts/runs/values';
+import type { Wiring } from '../wiring';
+import { Ingestion } from './ingestion';
+import { normalizeJUnit, normalizeMetadata, normalizePlaywrightReport, normalizeResultBatch, ReportError } from './normalize';
 
-type Params = { projectId: string; runId?: string };
+interface ProjectRoute {
+  Params: { projectId: string };
+  Body: Buffer | undefined;
+}
+interface RunRoute {
+  Params: { projectId: string; runId: string };
+  Body: Buffer | undefined;
+}
+interface JUnitRoute extends ProjectRoute {
+  Querystring: JUnitQueryValue;
+}
 
 function callerOf(request: FastifyRequest): Principal {
   const p = request.principal;
@@ -29,11 +40,11 @@ function mediaType(request: FastifyRequest): string {
     .toLowerCase();
 }
 
-function jsonBody(request: FastifyRequest): unknown {
+function jsonBody(request: FastifyRequest<{ Body: Buffer | undefined }>): unknown {
   const type = mediaType(request);
   if (type !== 'application/json' && !type.endsWith('+json'))
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  const buf = request.body as Buffer | undefined;
+  const buf = request.body;
   if (!buf || buf.length === 0) throw new ReportError('body', 'empty JSON body');
   try {
     return JSON.parse(buf.toString('utf8'));
@@ -56,11 +67,21 @@ function optDate(v: unknown, path: string): Date | undefined {
   return d;
 }
 
-const FINISH_STATUSES = ['passed', 'failed', 'interrupted'] as const;
+function optCount(v: unknown, path: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ReportError(path, 'must be a non-negative integer');
+  return v;
+}
 
-export async function ingestRoutes(app: FastifyInstance, rt: Wiring): Promise<void> {
-  const ingestion = new Ingestion(rt);
-  const limit = rt.config.INGEST_BODY_LIMIT_BYTES;
+function optFinishStatus(v: unknown, path: string): FinishStatusName | undefined {
+  if (v === undefined) return undefined;
+  if (!oneOf(FINISH_STATUSES, v)) throw new ReportError(path, `must be one of ${FINISH_STATUSES.join(', ')}`);
+  return v;
+}
+
+export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<void> {
+  const ingestion = new Ingestion(w);
+  const limit = w.config.INGEST_BODY_LIMIT_BYTES;
   const xml = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '@_',
@@ -80,83 +101,79 @@ export async function ingestRoutes(app: FastifyInstance, rt: Wiring): Promise<vo
         : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${limit} bytes`)
           : (fromDatabaseError(err) ?? fromConnectError(err));
-      if (appErr.reason === 'INTERNAL_ERROR') rt.logger.error({ err }, 'ingestion failed');
+      if (appErr.reason === 'INTERNAL_ERROR') w.logger.error({ err }, 'ingestion failed');
       reply
         .code(appErr.httpStatus)
         .headers(appErr.headers ?? {})
         .send(toEnvelope(appErr));
     });
 
-    scope.post('/ingest/:projectId/runs', async (request, reply) => {
-      const { projectId } = request.params as Params;
+    scope.post<ProjectRoute>('/ingest/:projectId/runs', async (request, reply) => {
       const b = onlyKeys(jsonBody(request), ['metadata', 'totalTests', 'startTime']);
-      const totalTests = b.totalTests;
-      if (totalTests !== undefined && (typeof totalTests !== 'number' || !Number.isInteger(totalTests) || totalTests < 0))
-        throw new ReportError('body.totalTests', 'must be a non-negative integer');
-      const answer = await ingestion.start(projectId, callerOf(request), {
+      const totalTests = optCount(b.totalTests, 'body.totalTests');
+      const answer = await ingestion.start(request.params.projectId, callerOf(request), {
         metadata: normalizeMetadata(b.metadata),
-        totalTests: totalTests as number | undefined,
+        totalTests,
         startTime: optDate(b.startTime, 'body.startTime'),
       });
       reply.code(201);
-      return { runId: answer.runId, counter: answer.counter, url: answer.url, status: answer.status };
+      return answer;
     });
 
-    scope.post('/ingest/:projectId/runs/:runId/results', async (request) => {
-      const { projectId, runId } = request.params as Params;
+    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/results', async (request) => {
+      const { projectId, runId } = request.params;
       const body = jsonBody(request);
       onlyKeys(body, ['results']);
-      return ingestion.results(projectId, runId!, callerOf(request), normalizeResultBatch(body));
+      callerOf(request);
+      return ingestion.results(projectId, runId, normalizeResultBatch(body));
     });
 
-    scope.post('/ingest/:projectId/runs/:runId/finish', async (request) => {
-      const { projectId, runId } = request.params as Params;
-      const raw = request.body as Buffer | undefined;
+    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request) => {
+      const { projectId, runId } = request.params;
+      const raw = request.body;
       const b = raw && raw.length > 0 ? onlyKeys(jsonBody(request), ['status', 'endTime']) : {};
-      if (b.status !== undefined && !(FINISH_STATUSES as readonly unknown[]).includes(b.status))
-        throw new ReportError('body.status', `must be one of ${FINISH_STATUSES.join(', ')}`);
-      return ingestion.finish(projectId, runId!, {
-        status: b.status as (typeof FINISH_STATUSES)[number] | undefined,
+      return ingestion.finish(projectId, runId, {
+        status: optFinishStatus(b.status, 'body.status'),
         endTime: optDate(b.endTime, 'body.endTime'),
       });
     });
 
-    const playwright = (source: 'playwright' | 'compat') => async (request: FastifyRequest, reply: { code(n: number): unknown }) => {
-      const { projectId } = request.params as Params;
-      const report = normalizePlaywrightReport(jsonBody(request));
-      const answer = await ingestion.oneShot(projectId, callerOf(request), source, report);
-      reply.code(source === 'compat' ? 200 : 201);
-      return answer;
-    };
-    scope.post('/ingest/:projectId/playwright', playwright('playwright'));
-    scope.post('/ingest/:projectId/compat/playwright', playwright('compat'));
+    for (const [path, source, status] of [
+      ['/ingest/:projectId/playwright', 'playwright', 201],
+      ['/ingest/:projectId/compat/playwright', 'compat', 200],
+    ] as const) {
+      scope.post<ProjectRoute>(path, async (request, reply) => {
+        const report = normalizePlaywrightReport(jsonBody(request));
+        const answer = await ingestion.oneShot(request.params.projectId, callerOf(request), source, report);
+        reply.code(status);
+        return answer;
+      });
+    }
 
-    scope.post('/ingest/:projectId/junit', async (request, reply) => {
-      const { projectId } = request.params as Params;
+    scope.post<JUnitRoute>('/ingest/:projectId/junit', async (request, reply) => {
       const type = mediaType(request);
       if (type !== 'application/xml' && type !== 'text/xml')
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/xml');
-      const text = ((request.body as Buffer | undefined) ?? Buffer.alloc(0)).toString('utf8');
+      const text = (request.body ?? Buffer.alloc(0)).toString('utf8');
       if (text.trim().length === 0) throw new ReportError('body', 'empty XML body');
       const valid = XMLValidator.validate(text);
       if (valid !== true)
         throw new ReportError('body', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
       const tests = normalizeJUnit(xml.parse(text));
-      const q = request.query as Record<string, string | undefined>;
+      const q = request.query;
       const metadata = normalizeMetadata({
         git: { branch: q.branch, commit: { hash: q.commit, message: q.commitMessage, author: q.author } },
         environment: q.environment,
         tags: q.tags,
       });
-      const answer = await ingestion.oneShot(projectId, callerOf(request), 'junit', { metadata, tests, errors: [] });
+      const answer = await ingestion.oneShot(request.params.projectId, callerOf(request), 'junit', { metadata, tests, errors: [] });
       reply.code(201);
       return answer;
     });
 
-    scope.get('/ingest/:projectId/skip-list', async (request) => {
-      const { projectId } = request.params as Params;
+    scope.get<{ Params: { projectId: string } }>('/ingest/:projectId/skip-list', async (request) => {
       callerOf(request);
-      return skipList(rt, projectId);
+      return ingestion.skipList(request.params.projectId);
     });
   });
 }

@@ -1,7 +1,9 @@
-/** SQL reads of results and attempts. */
+/** SQL reads of results and attempts (the `test-cases` family's tables; ingestion writes them, store/ingest.ts). */
 import type { Queryable } from '@assay/db';
+import type { AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
+import type { AttemptStatusName, TestOutcomeName, TestStatusName } from '@assay/contracts/runs/values';
 
-/** The public status of a result: passed, failed, flaky, skipped, timedOut, interrupted. */
+/** The public status of a result (TEST_STATUSES), from its outcome and last attempt's status. */
 export const PUBLIC_STATUS_SQL = `CASE WHEN r.outcome = 'flaky' THEN 'flaky'
   WHEN r.outcome = 'skipped' THEN (CASE WHEN r.status = 'interrupted' THEN 'interrupted' ELSE 'skipped' END)
   WHEN r.outcome = 'expected' THEN 'passed'
@@ -18,16 +20,16 @@ export interface ResultRow {
   file: string;
   titlePath: string[];
   projectName: string;
-  expectedStatus: string;
-  status: string;
-  outcome: string;
-  publicStatus: string;
+  expectedStatus: AttemptStatusName;
+  status: AttemptStatusName;
+  outcome: TestOutcomeName;
+  publicStatus: TestStatusName;
   durationMs: number;
   attemptCount: number;
   quarantined: boolean;
   tags: string[];
   annotations: { type: string; description?: string }[];
-  location: { file: string; line: number; column: number } | null;
+  location: SourceLocation | null;
   errorMessage: string | null;
   errorGroupId: string | null;
   startedAt: Date | null;
@@ -67,7 +69,7 @@ export function toResultRow(r: any): ResultRow {
 export async function listRunResults(
   db: Queryable,
   runId: string,
-  opts: { status?: string; limit: number; offset: number },
+  opts: { status?: TestStatusName; limit: number; offset: number },
 ): Promise<{ total: number; rows: ResultRow[] }> {
   const where = `r.run_id = $1 AND ($2::text IS NULL OR ${PUBLIC_STATUS_SQL} = $2)`;
   const [count, list] = await Promise.all([
@@ -103,15 +105,15 @@ export async function findResult(db: Queryable, projectId: string, id: string): 
 
 export interface AttemptRow {
   retry: number;
-  status: string;
+  status: AttemptStatusName;
   durationMs: number;
   startedAt: Date | null;
   workerIndex: number | null;
-  errors: { message: string; stack?: string; location?: unknown; snippet?: string }[];
-  steps: unknown[];
+  errors: TestErrorJson[];
+  steps: StepJson[];
   stdout: string[];
   stderr: string[];
-  attachments: { name: string; contentType: string; path?: string; size?: number }[];
+  attachments: AttachmentJson[];
 }
 
 export async function attemptsOf(db: Queryable, resultId: string): Promise<AttemptRow[]> {
@@ -146,7 +148,7 @@ export async function runAttachments(db: Queryable, runId: string) {
     caseId: r.result_id as string,
     retry: r.retry as number,
     titlePath: r.title_path as string[],
-    attachment: r.att,
+    attachment: r.att as AttachmentJson,
   }));
 }
 
@@ -238,7 +240,15 @@ export async function errorGroupsOf(db: Queryable, runId: string) {
       GROUP BY g.id ORDER BY count(*) DESC, g.id`,
     [runId],
   );
-  return rows as { id: string; fingerprint: string; message: string; count: number; failed: number; flaky: number; tests: unknown[] }[];
+  return rows as {
+    id: string;
+    fingerprint: string;
+    message: string;
+    count: number;
+    failed: number;
+    flaky: number;
+    tests: { caseId: string; title: string; file: string; projectName: string }[];
+  }[];
 }
 
 export async function tagStatsOf(db: Queryable, runId: string) {

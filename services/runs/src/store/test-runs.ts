@@ -1,8 +1,7 @@
-/** SQL on runs: create with a per-project counter, lock, stats, finish, sweep, list. */
+/** SQL on runs (the `test-runs` family's table): create with a per-project counter, lock, stats, finish, sweep, list. */
 import { newId, type Queryable } from '@assay/db';
+import type { FinishStatusName, RunStatusName } from '@assay/contracts/runs/values';
 import type { NormMetadata } from '../ingest/normalize';
-
-export type RunStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'incomplete';
 
 export interface RunStats {
   total: number;
@@ -22,8 +21,8 @@ export interface RunRow {
   projectId: string;
   orgId: string;
   counter: number;
-  status: RunStatus;
-  source: string;
+  status: RunStatusName;
+  source: RunSource;
   startTime: Date;
   endTime: Date | null;
   durationMs: number;
@@ -85,10 +84,13 @@ export function toRunRow(r: any): RunRow {
   };
 }
 
+/** How a run came in: the streaming API, or a one-shot report. */
+export type RunSource = 'stream' | 'playwright' | 'junit' | 'compat';
+
 export interface NewRun {
   projectId: string;
   orgId: string;
-  source: 'stream' | 'playwright' | 'junit' | 'compat';
+  source: RunSource;
   metadata: NormMetadata;
   totalTests?: number;
   startTime: Date;
@@ -176,7 +178,7 @@ export async function refreshRunStats(db: Queryable, runId: string): Promise<voi
 export async function finishRun(
   db: Queryable,
   runId: string,
-  opts: { status?: RunStatus; endTime?: Date; durationMs?: number },
+  opts: { status?: FinishStatusName; endTime?: Date; durationMs?: number },
 ): Promise<RunRow> {
   const { rows } = await db.query(
     `WITH verdict AS (
@@ -210,12 +212,13 @@ export async function lockStaleRuns(db: Queryable, cutoff: Date, limit: number):
   return rows.map(toRunRow);
 }
 
-export async function markIncomplete(db: Queryable, runId: string): Promise<RunRow> {
+/** A run that stopped reporting: `incomplete`, ended at its last real activity (`lastActivityAt`, as locked). */
+export async function markIncomplete(db: Queryable, runId: string, lastActivityAt: Date): Promise<RunRow> {
   const { rows } = await db.query(
-    `UPDATE runs SET status = 'incomplete', end_time = greatest(last_activity_at, start_time),
-            duration_ms = greatest(0, floor(extract(epoch FROM (greatest(last_activity_at, start_time) - start_time)) * 1000))
+    `UPDATE runs SET status = 'incomplete', last_activity_at = $2::timestamptz, end_time = greatest($2, start_time),
+            duration_ms = greatest(0, floor(extract(epoch FROM (greatest($2, start_time) - start_time)) * 1000))
       WHERE id = $1 RETURNING ${COLUMNS}`,
-    [runId],
+    [runId, lastActivityAt],
   );
   return toRunRow(rows[0]);
 }

@@ -1,6 +1,7 @@
-/** SQL on action rules. */
+/** SQL on action rules (the workflow-rules and action-rules families, the admin CLI's rules and the ingestion's matching). */
 import { newId, type Queryable } from '@assay/db';
-import type { Operation, RuleRow, RuleStatus } from '../domain/rules';
+import type { RuleStatusName } from '@assay/contracts/runs/values';
+import type { RuleRow } from '../domain/rules';
 
 const COLUMNS = `id, project_id, name, description, operations, title_pattern, file, match_tag, tag, enabled, expires_at, created_by,
   created_at, updated_at`;
@@ -25,18 +26,7 @@ function toRule(r: any): RuleRow {
   };
 }
 
-export interface NewRule {
-  projectId: string;
-  name: string;
-  description: string;
-  operations: Operation[];
-  titlePattern: string | null;
-  file: string | null;
-  matchTag: string | null;
-  tag: string | null;
-  expiresAt: Date | null;
-  createdBy: string;
-}
+export type NewRule = Omit<RuleRow, 'id' | 'enabled' | 'createdAt' | 'updatedAt'>;
 
 export async function insertRule(db: Queryable, r: NewRule): Promise<string> {
   const id = newId();
@@ -66,7 +56,7 @@ export async function activeRules(db: Queryable, projectId: string, now: Date): 
 }
 
 /** Derived status as SQL; `$2` is "now" (the disabled clause needs no time). */
-const STATUS_SQL: Record<RuleStatus, string> = {
+const STATUS_SQL: Record<RuleStatusName, string> = {
   active: 'enabled AND (expires_at IS NULL OR expires_at > $2)',
   expired: 'enabled AND expires_at IS NOT NULL AND expires_at <= $2',
   disabled: 'NOT enabled',
@@ -75,7 +65,7 @@ const STATUS_SQL: Record<RuleStatus, string> = {
 export async function listRules(
   db: Queryable,
   projectId: string,
-  opts: { status?: RuleStatus; limit: number; offset: number; now: Date },
+  opts: { status?: RuleStatusName; limit: number; offset: number; now: Date },
 ): Promise<{ total: number; rows: RuleRow[] }> {
   const params: unknown[] = [projectId];
   let where = 'project_id = $1';

@@ -1,13 +1,14 @@
-/** Public JSON shapes of the runs domain (what crosses as google.protobuf.Struct; the gateway declares them). */
+/**
+ * The runs domain's JSON documents built from rows: what crosses as `google.protobuf.Struct` (test cases,
+ * attempts, history items, bundles), typed by the contract (@assay/contracts/runs) where it declares them.
+ */
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '@bufbuild/protobuf';
-import type { RunRow } from '../store/runs';
-import type { AttemptRow, HistoryRow, ResultRow } from '../store/results';
-import { fullTitleOf } from '../domain/identity';
-import type { Links } from '../domain/snapshot';
-
-/** A plain JSON object for a `google.protobuf.Struct` field (protobuf-es represents those as JsonObject). */
-export const toStruct = (o: object): JsonObject => JSON.parse(JSON.stringify(o)) as JsonObject;
+import { runSnapshotToJson, type TestCaseJson, type TestRunJson } from '@assay/contracts/runs/test-runs';
+import type { ErrorCategoryName } from '@assay/contracts/runs/values';
+import type { RunRow } from '../store/test-runs';
+import type { AttemptRow, HistoryRow, ResultRow } from '../store/test-cases';
+import { fullTitleOf } from './identity';
+import { toSnapshot, type Links } from './snapshot';
 
 /** Id of a spec file in a project (the debug bundle's `suiteId`). */
 export const specIdOf = (projectId: string, file: string) =>
@@ -16,39 +17,17 @@ export const specIdOf = (projectId: string, file: string) =>
     .digest('hex')
     .slice(0, 24);
 
-export function runJson(run: RunRow, links: Links) {
-  return {
-    id: run.id,
-    counter: run.counter,
-    status: run.status,
-    startTime: run.startTime.toISOString(),
-    endTime: run.endTime ? run.endTime.toISOString() : null,
-    duration: run.status === 'running' ? Math.max(0, Date.now() - run.startTime.getTime()) : run.durationMs,
-    testStats: {
-      total: run.stats.total,
-      passed: run.stats.passed,
-      failed: run.stats.failed,
-      skipped: run.stats.skipped,
-      flaky: run.stats.flaky,
-      timedOut: run.stats.timedOut,
-      totalAttempts: run.stats.totalAttempts,
-      retriedTests: run.stats.retriedTests,
-    },
-    metadata: {
-      git: {
-        branch: run.branch,
-        environment: run.environment,
-        commit: { hash: run.commitHash, message: run.commitMessage, author: run.commitAuthor },
-      },
-    },
-    url: links.run(run.projectId, run.id),
-  };
+/** The run as TestRunListItem: the same mapping the gateway applies to the RunSnapshot. */
+export const runJson = (run: RunRow, links: Links, now: Date): TestRunJson => runSnapshotToJson(toSnapshot(run, links, now));
+
+/** Text cut to `max` characters, saying how much was cut. */
+export function truncate(s: string, max: number): string;
+export function truncate(s: string | undefined, max: number): string | undefined;
+export function truncate(s: string | undefined, max: number): string | undefined {
+  return s === undefined ? s : s.length > max ? `${s.slice(0, max)}… [truncated ${s.length - max} characters]` : s;
 }
 
-export const truncate = (s: string | undefined | null, max: number) =>
-  s === undefined || s === null ? s : s.length > max ? `${s.slice(0, max)}… [truncated ${s.length - max} characters]` : s;
-
-export function testCaseJson(r: ResultRow, links: Links) {
+export function testCaseJson(r: ResultRow, links: Links): TestCaseJson {
   return {
     id: r.id,
     testId: r.testId,
@@ -111,7 +90,7 @@ export function historyItemJson(h: HistoryRow, links: Links) {
 }
 
 /** Failure category of a failed result, from its status and error text. */
-export function errorCategoryOf(r: Pick<ResultRow, 'status' | 'errorMessage'>): string {
+export function errorCategoryOf(r: Pick<ResultRow, 'status' | 'errorMessage'>): ErrorCategoryName {
   if (r.status === 'timedOut') return 'timeout';
   const m = r.errorMessage ?? '';
   if (/expect\(|assert|toBe|toEqual|toHave|toMatch|toContain/i.test(m)) return 'assertion';

@@ -1,0 +1,266 @@
+/**
+ * The `ingest` family (CONTRACT §6): the ingestion API at /api/v1/ingest/{projectId}/… and the compatibility
+ * upload `POST /api/reports/playwright` (`X-API-Key: trx_production_<hex>`). The gateway authenticates (a writer's
+ * PAT or the project's api key), authorizes and rate-limits (`rateBucket: 'ingest'`), then STREAMS the body,
+ * unparsed, to the runs service's internal HTTP port with the internal token and the caller principal; reports of
+ * up to INGEST_BODY_LIMIT_BYTES never sit whole in the gateway. The call goes through `fetchFromService`
+ * (service-http.ts, shared with the PDF downloads): ordinary routes, so auth hooks, rate buckets, 404/405
+ * and OpenAPI apply.
+ */
+import { Readable, Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@assay/errors';
+import { Ok } from '@assay/contracts/common/envelope';
+import {
+  AcceptedSchema,
+  CompatAnswerSchema,
+  IngestProjectParams,
+  IngestRunParams,
+  ingestedRunOf,
+  JUnitQuery,
+  RunAnswerSchema,
+  serviceErrorOf,
+  SkipListSchema,
+  StartedSchema,
+} from '@assay/contracts/runs/ingest';
+import { usageToJson } from '@assay/contracts/runs/usage';
+import type { Authenticator } from '../../auth/authenticator';
+import { sendError } from '../../plugins/app/errors';
+import { documentErrorResponses } from '../../plugins/app/error-responses';
+import { INGEST_PREFIX } from '../../plugins/app/input-limits';
+import { fetchFromService, jsonOf } from '../service-http';
+import { typed } from '../typed';
+
+export { INGEST_PREFIX };
+export const COMPAT_UPLOAD_PATH = '/api/reports/playwright';
+
+export interface IngestOptions {
+  authenticator: Authenticator;
+  internalToken: string;
+  bodyLimit: number;
+  timeoutMs: number;
+}
+
+interface Forwarded {
+  status: number;
+  body: unknown;
+}
+
+const TAGS = ['Ingestion'];
+
+/** Streams the request to the runs service's `/ingest/{projectId}{suffix}` and returns its JSON answer. */
+async function forward(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  projectId: string,
+  suffix: string,
+  opts: IngestOptions,
+): Promise<Forwarded> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > opts.bodyLimit) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
+  let tooLarge = false;
+  let body: ReadableStream | undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    let seen = 0;
+    const limiter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        seen += chunk.length;
+        if (seen > opts.bodyLimit) {
+          tooLarge = true;
+          cb(new Error('body over the limit'));
+        } else {
+          request.streamedBodyHash?.update(chunk); // fingerprint for Idempotency-Key (idempotency plugin)
+          cb(null, chunk);
+        }
+      },
+    });
+    request.raw.on('error', (err) => limiter.destroy(err));
+    body = Readable.toWeb(request.raw.pipe(limiter)) as ReadableStream;
+  }
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+  let res: Response;
+  try {
+    res = await fetchFromService(request, `${app.services.runsHttpUrl}/ingest/${encodeURIComponent(projectId)}${suffix}${query}`, {
+      internalToken: opts.internalToken,
+      timeoutMs: opts.timeoutMs,
+      body,
+      contentType: request.headers['content-type'],
+    });
+  } catch (err) {
+    if (tooLarge) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
+    throw err;
+  }
+  return { status: res.status, body: await jsonOf(res) };
+}
+
+/** The service's answer: its error envelope as it is, or its data in the success envelope. */
+function relay(reply: FastifyReply, f: Forwarded, okStatus?: number) {
+  reply.type('application/json; charset=utf-8');
+  if (f.status >= 400) return reply.code(f.status).send(f.body);
+  return reply.code(okStatus ?? f.status).send({ success: true, data: f.body });
+}
+
+/** Bodies stay unread: they stream to the service. */
+function rawBodies(app: FastifyInstance) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}
+
+export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
+  rawBodies(fastify);
+  fastify.addHook('onRoute', documentErrorResponses);
+  const app = typed(fastify);
+  const config = { auth: 'project' as const, access: 'ingest' as const, rateBucket: 'ingest' as const };
+  const runPath = (runId: string, action: string) => `/runs/${encodeURIComponent(runId)}/${action}`;
+
+  app.post(
+    '/:projectId/runs',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Start a run (streaming ingestion)',
+        description:
+          'Body `{metadata: {git: {branch, commit: {hash, message, author}}, environment, ci: {provider, pipelineId, buildUrl}, tags[]}, totalTests?, startTime?}`. The run is `running`; RUN_STARTED is published.',
+        params: IngestProjectParams,
+        response: { 201: Ok(StartedSchema) },
+      },
+    },
+    async (request, reply) => relay(reply, await forward(app, request, request.params.projectId, '/runs', opts)),
+  );
+
+  app.post(
+    '/:projectId/runs/:runId/results',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Append a batch of test results',
+        description:
+          "Body `{results: [...]}`, each item one attempt in Playwright's per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments, annotations, tags). Idempotent per (test, retry).",
+        params: IngestRunParams,
+        response: { 200: Ok(AcceptedSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, runId } = request.params;
+      return relay(reply, await forward(app, request, projectId, runPath(runId, 'results'), opts));
+    },
+  );
+
+  app.post(
+    '/:projectId/runs/:runId/finish',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Finish a run',
+        description: 'Body `{status?, endTime?}`: the final status is computed from the results unless given. RUN_FINISHED is published.',
+        params: IngestRunParams,
+        response: { 200: Ok(RunAnswerSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, runId } = request.params;
+      return relay(reply, await forward(app, request, projectId, runPath(runId, 'finish'), opts));
+    },
+  );
+
+  app.post(
+    '/:projectId/playwright',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Ingest a Playwright JSON report',
+        description: 'A Playwright JSON reporter file, optionally with a `metadata` object; start + results + finish in one call.',
+        params: IngestProjectParams,
+        response: { 201: Ok(RunAnswerSchema) },
+      },
+    },
+    async (request, reply) => relay(reply, await forward(app, request, request.params.projectId, '/playwright', opts)),
+  );
+
+  app.post(
+    '/:projectId/junit',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Ingest a JUnit XML report',
+        description: 'JUnit XML (`application/xml`); metadata in the query: branch, commit, environment, tags (comma-separated).',
+        params: IngestProjectParams,
+        querystring: JUnitQuery,
+        response: { 201: Ok(RunAnswerSchema) },
+      },
+    },
+    async (request, reply) => relay(reply, await forward(app, request, request.params.projectId, '/junit', opts)),
+  );
+
+  app.get(
+    '/:projectId/skip-list',
+    {
+      config: { ...config, access: 'read' },
+      schema: {
+        tags: TAGS,
+        summary: 'Tests that active skip rules name',
+        params: IngestProjectParams,
+        response: { 200: Ok(SkipListSchema) },
+      },
+    },
+    async (request, reply) => relay(reply, await forward(app, request, request.params.projectId, '/skip-list', opts)),
+  );
+}
+
+/**
+ * `POST /api/reports/playwright` for existing upload steps: the project's api key as `X-API-Key`
+ * (`trx_production_`/`trx_staging_`/`trx_development_` + the 64 hex secret). Answers 200 `{success, data: {testRunId,
+ * projectId, viewUrl, status}}`; over the plan 200 with `success: false` and `data.code = QUOTA_LIMIT_EXCEEDED`.
+ */
+export async function compatUpload(fastify: FastifyInstance, opts: IngestOptions) {
+  rawBodies(fastify);
+  fastify.addHook('onRoute', documentErrorResponses);
+  const app = typed(fastify);
+  app.post(
+    COMPAT_UPLOAD_PATH,
+    {
+      config: { auth: 'upload-key', access: 'ingest', rateBucket: 'ingest' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upload a Playwright JSON report (compatibility upload)',
+        description: 'Header `X-API-Key: trx_production_<64 hex>`; body = a Playwright JSON report with a `metadata` object.',
+        security: [{ uploadKey: [] }],
+        response: { 200: CompatAnswerSchema },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, orgId } = request.auth!.project!;
+      const f = await forward(app, request, projectId, '/compat/playwright', opts);
+      const error = serviceErrorOf(f.body);
+      if (f.status === 429 && error?.code === 'QUOTA_LIMIT_EXCEEDED') {
+        const u = usageToJson(await app.services.runs.getUsage({ projectId }, request.callOptions()));
+        reply.code(200);
+        return {
+          success: false,
+          message: error.message ?? 'Usage quota exceeded',
+          data: {
+            code: 'QUOTA_LIMIT_EXCEEDED',
+            planName: u.planName,
+            limit: u.limits.testResultsPerMonth,
+            used: u.used.testResults,
+            remaining: u.remaining,
+            resetDate: u.periodEnd,
+            organizationId: orgId,
+            projectId,
+          },
+        };
+      }
+      if (f.status >= 400) return relay(reply, f);
+      const run = ingestedRunOf(f.body);
+      if (!run) throw new AppError('INTERNAL_ERROR', undefined, { cause: new Error('the runs service answered no run') });
+      reply.code(200);
+      return { success: true, data: { testRunId: run.runId, projectId, viewUrl: run.url, status: run.status } };
+    },
+  );
+  fastify.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+}

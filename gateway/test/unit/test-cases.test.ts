@@ -1,0 +1,117 @@
+/**
+ * The `test-cases` route family over `app.inject`, with an in-memory runs service: the history's offset paging
+ * (defaults, the offset pagination object, the limits refused before any call) and one result with or without
+ * its history (`include` = history or all).
+ */
+import { AppError } from '@assay/errors';
+import { gatewayHarness, type Harness } from './harness';
+
+const detail = (history: boolean) => ({
+  id: 'c'.repeat(24),
+  metadata: { run: { id: 'r'.repeat(24) }, test: { id: 't'.repeat(24) } },
+  overview: {
+    status: 'failed',
+    outcome: 'unexpected',
+    expectedStatus: 'passed',
+    quarantined: false,
+    duration: 12,
+    retries: 0,
+    error: { message: 'boom' },
+    attempts: [{ retry: 0, status: 'failed' }],
+    steps: [],
+    attachments: [],
+  },
+  url: 'https://ui.example.test/c',
+  ...(history
+    ? {
+        history: {
+          summary: {
+            totalRuns: 2,
+            passed: 1,
+            failed: 1,
+            flaky: 0,
+            skipped: 0,
+            interrupted: 0,
+            stabilityScore: 50,
+            lastPassed: '2026-01-01T00:00:00.000Z',
+            lastFailed: null,
+            lastFlaky: null,
+          },
+          recent: [{ caseId: 'c'.repeat(24) }],
+        },
+      }
+    : {}),
+});
+
+let h: Harness;
+beforeAll(async () => {
+  h = await gatewayHarness({
+    runs: {
+      async getTestCaseHistory(req) {
+        return { items: Array.from({ length: Math.min(req.limit, 3) }, (_, i) => ({ caseId: `c${i}`, status: 'passed' })), total: 13n };
+      },
+      async getTestCase(req) {
+        if (req.caseId === 'missing') throw new AppError('NOT_FOUND', 'Test case not found or not accessible');
+        return { testCase: detail(req.includeHistory) };
+      },
+    },
+  });
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.calls.length = 0;
+});
+
+const P = () => `/api/v1/public/${h.projectId}`;
+
+describe('test-cases routes', () => {
+  it('history: filters, offset and limit reach the service (defaults 0 and 10); the page is described by offset', async () => {
+    const res = await h.request({ method: 'GET', url: `${P()}/test-cases/history?testId=t1&branch=main&offset=10&limit=25` });
+    expect(res.statusCode).toBe(200);
+    expect(h.calls).toEqual([
+      {
+        method: 'getTestCaseHistory',
+        request: expect.objectContaining({ projectId: h.projectId, testId: 't1', title: '', branch: 'main', offset: 10, limit: 25 }),
+        principal: h.caller('owner').principal,
+      },
+    ]);
+    expect(res.json()).toEqual({
+      success: true,
+      data: [
+        { caseId: 'c0', status: 'passed' },
+        { caseId: 'c1', status: 'passed' },
+        { caseId: 'c2', status: 'passed' },
+      ],
+      pagination: { offset: 10, limit: 25, total: 13, hasNext: false, hasMore: false },
+    });
+    const first = await h.request({ method: 'GET', url: `${P()}/test-cases/history?title=${encodeURIComponent('login › works')}` });
+    expect(h.calls[1]!.request).toMatchObject({ testId: '', title: 'login › works', offset: 0, limit: 10 });
+    expect(first.json().pagination).toEqual({ offset: 0, limit: 10, total: 13, hasNext: true, hasMore: true });
+  });
+
+  it.each([
+    ['a page size outside the allowed ones', 'limit=7', 'INVALID_LIMIT'],
+    ['a negative offset', 'offset=-1', 'VALIDATION_ERROR'],
+    ['an offset past the bound', 'offset=100000001', 'VALIDATION_ERROR'],
+  ])('history refuses %s before any call', async (_label, query, code) => {
+    const res = await h.request({ method: 'GET', url: `${P()}/test-cases/history?testId=t&${query}` });
+    expect([res.statusCode, res.json().error.code]).toEqual([400, code]);
+    expect(h.calls).toEqual([]);
+  });
+
+  it('one result: `include=history` or `all` asks for the history; anything else is 400 before any call', async () => {
+    const plain = await h.request({ method: 'GET', url: `${P()}/test-cases/${'c'.repeat(24)}` });
+    expect(plain.statusCode).toBe(200);
+    expect(h.calls[0]!.request).toMatchObject({ caseId: 'c'.repeat(24), includeHistory: false });
+    expect(plain.json().data).toEqual(detail(false));
+    for (const include of ['history', 'all']) {
+      const res = await h.request({ method: 'GET', url: `${P()}/test-cases/x?include=${include}` });
+      expect(h.calls.at(-1)!.request).toMatchObject({ includeHistory: true });
+      expect(res.json().data.history.summary.stabilityScore).toBe(50);
+    }
+    const bad = await h.request({ method: 'GET', url: `${P()}/test-cases/x?include=steps` });
+    expect(bad.json().error.details).toEqual([{ path: 'query.include', message: 'each value must be one of history, all' }]);
+    expect(h.calls).toHaveLength(3);
+    expect((await h.request({ method: 'GET', url: `${P()}/test-cases/missing` })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The `test-runs` family (RunsService): runs, a run's detail sections and its test cases; and the reads other
+ * services page through (analytics' folds and rebuilds, reports): a run's results, one run's snapshot, every run.
+ */
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { notFound, validation } from '@assay/errors';
+import { paging, pageInfo } from '@assay/service-kit';
+import { attemptStatus, testOutcome } from '@assay/contracts/runs/test-cases';
+import { runSection, structOf, testStatus, type RunDetailSectionsJson } from '@assay/contracts/runs/test-runs';
+import type { ErrorCategoryName } from '@assay/contracts/runs/values';
+import type { Wiring } from '../wiring';
+import { findRun, listRuns, scanRuns } from '../store/test-runs';
+import {
+  allRunResults,
+  errorGroupsOf,
+  listRunResults,
+  resultsAfter,
+  runAttachments,
+  tagStatsOf,
+  type ResultRow,
+} from '../store/test-cases';
+import { toSnapshot } from '../domain/snapshot';
+import { fullTitleOf } from '../domain/identity';
+import { errorCategoryOf, specIdOf, testCaseJson } from '../domain/documents';
+import { enumValue } from '../domain/values';
+
+/** Page sizes of the token-paged reads other services make. */
+const SCAN_PAGE = { default: 500, max: 5000 };
+const scanSize = (n: number) => Math.min(SCAN_PAGE.max, Math.max(1, n || SCAN_PAGE.default));
+
+type Rpcs = Pick<
+  ServiceImpl<typeof RunsService>,
+  'listRuns' | 'getRun' | 'listRunTestCases' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
+>;
+
+export function testRunHandlers(w: Wiring): Rpcs {
+  const { pool, links } = w;
+  return {
+    async listRuns(req) {
+      const p = paging(req.page);
+      const from = req.startTime ? timestampDate(req.startTime) : undefined;
+      const to = req.endTime ? timestampDate(req.endTime) : undefined;
+      const res = await listRuns(pool, req.projectId, { limit: p.limit, offset: p.offset, from, to });
+      const now = w.clock();
+      return { runs: res.rows.map((r) => toSnapshot(r, links, now)), page: pageInfo(p, res.total) };
+    },
+
+    async getRun(req) {
+      const run = await findRun(pool, req.projectId, req.runId);
+      if (!run) throw notFound('Run');
+      const sections = new Set(req.include.map((s, i) => enumValue(runSection, s, `query.include.${i}`)));
+      const results = await allRunResults(pool, run.id);
+      const failures = results.filter((r) => r.outcome === 'unexpected');
+      const categories: Record<ErrorCategoryName, number> = { assertion: 0, timeout: 0, network: 0, element: 0, other: 0 };
+      for (const f of failures) categories[errorCategoryOf(f)]++;
+      const detail: RunDetailSectionsJson = {
+        errorCategory: { total: failures.length, categories },
+        liveStats: {
+          isRunning: run.status === 'running',
+          completed: results.length,
+          expected: run.totalTestsExpected,
+          remaining: run.totalTestsExpected === null ? null : Math.max(0, run.totalTestsExpected - results.length),
+          progress: run.totalTestsExpected ? Math.min(100, Math.round((results.length / run.totalTestsExpected) * 100)) : null,
+          quarantined: run.stats.quarantined,
+          interrupted: run.stats.interrupted,
+          lastActivityAt: run.lastActivityAt.toISOString(),
+        },
+        tagStats: await tagStatsOf(pool, run.id),
+      };
+      if (sections.has('errors')) detail.errorGroups = await errorGroupsOf(pool, run.id);
+      if (sections.has('coverage')) detail.coverage = run.coverage ?? null;
+      if (sections.has('specs')) {
+        const byFile = new Map<string, ResultRow[]>();
+        for (const r of results) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+        detail.specs = [...byFile].map(([file, rs]) => ({
+          id: specIdOf(run.projectId, file),
+          file,
+          total: rs.length,
+          passed: rs.filter((r) => r.outcome === 'expected').length,
+          failed: rs.filter((r) => r.outcome === 'unexpected').length,
+          flaky: rs.filter((r) => r.outcome === 'flaky').length,
+          skipped: rs.filter((r) => r.outcome === 'skipped').length,
+          duration: rs.reduce((n, r) => n + r.durationMs, 0),
+          url: links.spec(run.projectId, run.id, specIdOf(run.projectId, file)),
+          tests: rs.map((r) => ({
+            caseId: r.id,
+            title: fullTitleOf(r.titlePath),
+            projectName: r.projectName,
+            status: r.publicStatus,
+            duration: r.durationMs,
+            retries: Math.max(0, r.attemptCount - 1),
+            quarantined: r.quarantined,
+          })),
+        }));
+      }
+      if (sections.has('artifacts')) {
+        const atts = await runAttachments(pool, run.id);
+        detail.artifacts =
+          atts.length === 0
+            ? null
+            : {
+                count: atts.length,
+                items: atts.map((a) => ({ caseId: a.caseId, title: fullTitleOf(a.titlePath), retry: a.retry, ...a.attachment })),
+              };
+      }
+      return { run: toSnapshot(run, links, w.clock()), detail: structOf(detail) };
+    },
+
+    async listRunTestCases(req) {
+      const run = await findRun(pool, req.projectId, req.runId);
+      if (!run) throw notFound('Run');
+      const status = req.status === undefined ? undefined : enumValue(testStatus, req.status, 'query.status');
+      const p = paging(req.page);
+      const res = await listRunResults(pool, run.id, { status, limit: p.limit, offset: p.offset });
+      return { testCases: res.rows.map((r) => structOf(testCaseJson(r, links))), page: pageInfo(p, res.total) };
+    },
+
+    async listRunResults(req) {
+      const run = await findRun(pool, undefined, req.runId);
+      if (!run) throw notFound('Run');
+      const size = scanSize(req.pageSize);
+      const after = req.pageToken ? Number.parseInt(req.pageToken, 10) : -1;
+      if (!Number.isInteger(after)) throw validation('page_token is invalid');
+      const rows = await resultsAfter(pool, run.id, after, size);
+      return {
+        run: toSnapshot(run, links, w.clock()),
+        nextPageToken: rows.length === size ? String(rows[rows.length - 1]!.seq) : '',
+        results: rows.map((r) => ({
+          id: r.id,
+          runId: r.runId,
+          projectId: r.projectId,
+          testId: r.testId,
+          file: r.file,
+          titlePath: r.titlePath,
+          projectName: r.projectName,
+          status: attemptStatus.toProto(r.status),
+          outcome: testOutcome.toProto(r.outcome),
+          durationMs: BigInt(r.durationMs),
+          attempts: r.attemptCount,
+          quarantined: r.quarantined,
+          tags: r.tags,
+          errorMessage: r.errorMessage ?? '',
+          errorFingerprint: r.errorGroupId ?? '',
+        })),
+      };
+    },
+
+    async getRunSnapshot(req) {
+      const run = await findRun(pool, undefined, req.runId);
+      if (!run) throw notFound('Run');
+      return { run: toSnapshot(run, links, w.clock()), projectId: run.projectId, orgId: run.orgId };
+    },
+
+    async scanRuns(req) {
+      const size = scanSize(req.pageSize);
+      const after = req.pageToken || undefined;
+      if (after !== undefined && req.projectId && !/^\d{1,9}$/.test(after)) throw validation('page_token is invalid');
+      const rows = await scanRuns(pool, req.projectId || undefined, after, size);
+      const last = rows[rows.length - 1];
+      const now = w.clock();
+      return {
+        runs: rows.map((r) => ({ projectId: r.projectId, orgId: r.orgId, run: toSnapshot(r, links, now) })),
+        nextPageToken: rows.length === size && last ? (req.projectId ? String(last.counter) : last.id) : '',
+      };
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Ingestion (CONTRACT §6): start → result batches → finish, and one-shot reports (Playwright JSON, JUnit XML,
+ * the compatibility upload); and the skip list reporters fetch. Each write is one transaction: the run's state
+ * change, its results, its usage and its lifecycle events (outbox) commit together or not at all.
+ */
+import { withTransaction, type PoolClient } from '@assay/db';
+import { AppError, notFound } from '@assay/errors';
+import type { Principal } from '@assay/service-kit';
+import type { AcceptedJson, RunAnswerJson, SkipListJson, StartedJson } from '@assay/contracts/runs/ingest';
+import type { FinishStatusName } from '@assay/contracts/runs/values';
+import { compileRule } from '../domain/rules';
+import { testStatsOf } from '../domain/snapshot';
+import type { Wiring } from '../wiring';
+import { enqueueRunEvent } from '../store/outbox';
+import { activeRules, testsMatching } from '../store/action-rules';
+import { finishRun, insertRun, lockRun, refreshRunStats, type RunRow, type RunSource } from '../store/test-runs';
+import { writeTests } from '../store/ingest';
+import { assertQuotaLeft, charge } from '../store/usage';
+import type { NormMetadata, NormReport, NormTest } from './normalize';
+
+export class Ingestion {
+  constructor(private readonly w: Wiring) {}
+
+  private answer(run: RunRow): RunAnswerJson {
+    return {
+      runId: run.id,
+      counter: run.counter,
+      status: run.status,
+      url: this.w.links.run(run.projectId, run.id),
+      testStats: testStatsOf(run),
+    };
+  }
+
+  /** One transaction; after its commit, wakes the relay (events written) and the linker (links queued). */
+  private async tx<T>(fn: (c: PoolClient) => Promise<T>, after: { events?: boolean; links?: () => number } = {}): Promise<T> {
+    const result = await withTransaction(this.w.pool, fn);
+    if (after.events) this.w.eventsWritten();
+    if ((after.links?.() ?? 0) > 0) this.w.linksQueued();
+    return result;
+  }
+
+  private async write(c: PoolClient, run: RunRow, tests: NormTest[], now: Date) {
+    const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
+    const out = await writeTests(c, run, tests, rules);
+    await refreshRunStats(c, run.id);
+    return out;
+  }
+
+  async start(
+    projectId: string,
+    caller: Principal,
+    body: { metadata: NormMetadata; totalTests?: number; startTime?: Date },
+  ): Promise<StartedJson> {
+    const now = this.w.clock();
+    return this.tx(
+      async (c) => {
+        await assertQuotaLeft(c, caller.orgId, now, this.w.defaultPlan);
+        const run = await insertRun(c, {
+          projectId,
+          orgId: caller.orgId,
+          source: 'stream',
+          metadata: body.metadata,
+          totalTests: body.totalTests,
+          startTime: body.startTime ?? now,
+          createdBy: caller.tokenId,
+        });
+        await enqueueRunEvent(c, 'RUN_STARTED', run, this.w.links, now);
+        await charge(c, caller.orgId, now, { testResults: 0, runs: 1 }, this.w.defaultPlan);
+        const { runId, counter, url, status } = this.answer(run);
+        return { runId, counter, url, status };
+      },
+      { events: true },
+    );
+  }
+
+  async results(projectId: string, runId: string, tests: NormTest[]): Promise<AcceptedJson> {
+    const now = this.w.clock();
+    let queued = 0;
+    return this.tx(
+      async (c) => {
+        const run = await lockRun(c, projectId, runId);
+        if (!run) throw notFound('Run');
+        if (run.status !== 'running')
+          throw new AppError('CONFLICT', `The run is ${run.status}; results can only be added while it is running`);
+        const out = await this.write(c, run, tests, now);
+        queued = out.linksQueued;
+        await charge(c, run.orgId, now, { testResults: out.newResults, runs: 0 }, this.w.defaultPlan);
+        return { runId, accepted: tests.reduce((n, t) => n + t.attempts.length, 0), tests: out.tests, newResults: out.newResults };
+      },
+      { links: () => queued },
+    );
+  }
+
+  /** Finishing twice is harmless: a run that is no longer running is answered as it is, with no new event. */
+  async finish(projectId: string, runId: string, body: { status?: FinishStatusName; endTime?: Date }): Promise<RunAnswerJson> {
+    const now = this.w.clock();
+    return this.tx(
+      async (c) => {
+        const run = await lockRun(c, projectId, runId);
+        if (!run) throw notFound('Run');
+        if (run.status !== 'running') return this.answer(run);
+        await refreshRunStats(c, run.id);
+        const done = await finishRun(c, run.id, { status: body.status, endTime: body.endTime });
+        await enqueueRunEvent(c, 'RUN_FINISHED', done, this.w.links, now);
+        return this.answer(done);
+      },
+      { events: true },
+    );
+  }
+
+  /** start + results + finish in one transaction. */
+  async oneShot(projectId: string, caller: Principal, source: Exclude<RunSource, 'stream'>, report: NormReport): Promise<RunAnswerJson> {
+    const now = this.w.clock();
+    let queued = 0;
+    return this.tx(
+      async (c) => {
+        await assertQuotaLeft(c, caller.orgId, now, this.w.defaultPlan);
+        const summed = report.tests.reduce((n, t) => n + t.attempts.reduce((m, a) => m + a.durationMs, 0), 0);
+        const durationMs = report.durationMs ?? summed;
+        const startTime = report.startTime ? new Date(report.startTime) : new Date(now.getTime() - (report.durationMs ?? 0));
+        const run = await insertRun(c, {
+          projectId,
+          orgId: caller.orgId,
+          source,
+          metadata: report.metadata,
+          totalTests: report.tests.length,
+          startTime,
+          createdBy: caller.tokenId,
+          coverage: report.coverage,
+          reportErrors: report.errors,
+        });
+        await enqueueRunEvent(c, 'RUN_STARTED', run, this.w.links, now);
+        const out = await this.write(c, run, report.tests, now);
+        queued = out.linksQueued;
+        const done = await finishRun(c, run.id, {
+          status: report.errors.length > 0 && report.tests.length === 0 ? 'interrupted' : undefined,
+          durationMs,
+        });
+        await enqueueRunEvent(c, 'RUN_FINISHED', done, this.w.links, now);
+        await charge(c, caller.orgId, now, { testResults: out.newResults, runs: 1 }, this.w.defaultPlan);
+        return this.answer(done);
+      },
+      { events: true, links: () => queued },
+    );
+  }
+
+  /** `GET /ingest/{projectId}/skip-list`: the tests that active skip rules name, for reporters. */
+  async skipList(projectId: string): Promise<SkipListJson> {
+    const rules = (await activeRules(this.w.pool, projectId, this.w.clock())).filter((r) => r.operations.includes('skip')).map(compileRule);
+    if (rules.length === 0) return { rules: [], tests: [] };
+    const tests = (await testsMatching(this.w.pool, projectId)).filter((t) => rules.some((r) => r.matches(t)));
+    return {
+      rules: rules.map(({ rule }) => ({
+        id: rule.id,
+        name: rule.name,
+        titlePattern: rule.titlePattern,
+        file: rule.file,
+        tag: rule.matchTag,
+      })),
+      tests: tests.map((t) => ({ testId: t.id, file: t.file, titlePath: t.titlePath, title: t.fullTitle, projectName: t.projectName })),
+    };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The `workflow-rules` family's handlers (handlers/workflow-rules.ts over store/action-rules.ts): the admin CLI's
+ * rule:create checks and rule:disable, and the list with the derived status (active, expired, disabled), its
+ * filter and the kit's paging, in the contract's enums.
+ */
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { RuleOperation, RuleStatus } from '@assay/proto/assay/runs/v1/runs_pb';
+import { as, principal } from '@assay/testkit';
+import { failure, runsUnit, type RunsUnit } from './support';
+
+let u: RunsUnit;
+const viewer = as(principal('viewer'));
+const P = '2'.repeat(24);
+
+const rule = (over: Record<string, unknown> = {}) =>
+  u.admin.createRule({ projectId: P, name: 'Skip flaky login', operations: [RuleOperation.SKIP], titlePattern: 'login', ...over });
+
+beforeAll(async () => {
+  u = await runsUnit('runs_workflow_rules');
+});
+afterAll(() => u.db.drop());
+
+describe('workflow-rules handlers', () => {
+  it.each([
+    ['no project', { projectId: '' }, ['project']],
+    ['a blank name', { name: '  ' }, ['name']],
+    ['no operation', { operations: [] }, ['operations']],
+    ['an UNSPECIFIED operation', { operations: [RuleOperation.SKIP, RuleOperation.UNSPECIFIED] }, ['operations']],
+    ['the tag operation without its tag', { operations: [RuleOperation.TAG] }, ['tag']],
+    ['nothing to match', { titlePattern: '' }, ['title-pattern']],
+    ['an invalid regular expression', { titlePattern: '(' }, ['title-pattern']],
+  ])('rule:create refuses %s, naming the flag', async (_label, over, paths) => {
+    expect(await failure(rule(over))).toMatchObject({ reason: 'VALIDATION_ERROR', paths });
+  });
+
+  it('lists the rules newest first with their operations, match criteria and derived status; filters by status', async () => {
+    const active = await rule({ operations: [RuleOperation.SKIP, RuleOperation.SKIP, RuleOperation.TAG], tag: '@slow', file: 'a.spec.ts' });
+    const expired = await rule({ name: 'Old', expiresAt: timestampFromDate(new Date(Date.now() - 60_000)) });
+    const disabled = await rule({ name: 'Off', operations: [RuleOperation.QUARANTINE], titlePattern: '', matchTag: 'smoke' });
+    await u.admin.disableRule({ id: disabled.id, projectId: P });
+
+    const all = await u.runs.listWorkflowRules({ projectId: P }, viewer);
+    expect(all.page).toMatchObject({ page: 1, limit: 10, total: 3n });
+    expect(all.rules.map((r) => [r.id, r.status])).toEqual([
+      [disabled.id, RuleStatus.DISABLED],
+      [expired.id, RuleStatus.EXPIRED],
+      [active.id, RuleStatus.ACTIVE],
+    ]);
+    expect(all.rules[2]).toMatchObject({
+      name: 'Skip flaky login',
+      operations: [RuleOperation.SKIP, RuleOperation.TAG],
+      titlePattern: 'login',
+      file: 'a.spec.ts',
+      tag: '@slow',
+      enabled: true,
+      createdBy: 'admin-cli',
+    });
+    expect(all.rules[0]).toMatchObject({ operations: [RuleOperation.QUARANTINE], matchTag: 'smoke', enabled: false });
+    for (const [status, id] of [
+      [RuleStatus.ACTIVE, active.id],
+      [RuleStatus.EXPIRED, expired.id],
+      [RuleStatus.DISABLED, disabled.id],
+    ] as const) {
+      expect((await u.runs.listWorkflowRules({ projectId: P, status }, viewer)).rules.map((r) => r.id)).toEqual([id]);
+    }
+    const paged = await u.runs.listWorkflowRules({ projectId: P, page: { page: 2, limit: 2 } }, viewer);
+    expect(paged.rules.map((r) => r.id)).toEqual([active.id]);
+    expect((await failure(u.runs.listWorkflowRules({ projectId: P, status: RuleStatus.UNSPECIFIED }, viewer))).paths).toEqual([
+      'query.status',
+    ]);
+  });
+
+  it('a rule expires by the service clock', async () => {
+    const p = '3'.repeat(24);
+    await u.admin.createRule({
+      projectId: p,
+      name: 'Soon',
+      operations: [RuleOperation.SKIP],
+      titlePattern: 'x',
+      expiresAt: timestampFromDate(new Date(Date.now() + 3600_000)),
+    });
+    expect((await u.runs.listWorkflowRules({ projectId: p }, viewer)).rules[0]!.status).toBe(RuleStatus.ACTIVE);
+    u.shift(2 * 3600_000);
+    try {
+      expect((await u.runs.listWorkflowRules({ projectId: p }, viewer)).rules[0]!.status).toBe(RuleStatus.EXPIRED);
+    } finally {
+      u.shift(-2 * 3600_000);
+    }
+  });
+
+  it('rule:disable needs the rule, and of the project when one is given', async () => {
+    const { id } = await rule();
+    expect((await failure(u.admin.disableRule({ id, projectId: 'f'.repeat(24) }))).reason).toBe('NOT_FOUND');
+    expect((await failure(u.admin.disableRule({ id: 'nope' }))).reason).toBe('NOT_FOUND');
+    await u.admin.disableRule({ id });
+    expect((await u.runs.listWorkflowRules({ projectId: P, status: RuleStatus.DISABLED }, viewer)).rules.map((r) => r.id)).toContain(id);
+  });
+});
