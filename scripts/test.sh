@@ -30,4 +30,8 @@ bash scripts/fuzz/install-schemathesis.sh
 step "unit, integration and end-to-end tests (jest; includes the OpenAPI lint and schemathesis fuzzing)"
 npx jest --ci "$@"
 
+step "browser tests (Playwright driving Debian's Chromium, installed once with apt)"
+bash scripts/browser/install-chromium.sh
+npx playwright test -c web/playwright.config.ts
+
 echo "make test: all green in $(( $(date +%s) - start )) s" >&2

@@ -49,7 +49,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
       data: { runId: expect.stringMatching(ID), counter: 1, status: 'failed', url: expect.any(String), testStats: expected },
     });
     runId = res.body.data.runId;
-    expect(res.body.data.url).toBe(`http://localhost:8080/projects/${t.projectId}/runs/${runId}`);
+    expect(res.body.data.url).toBe(`${testSystem().gatewayUrl}/projects/${t.projectId}/runs/${runId}`);
   });
 
   it('lists the run in the exact TestRunListItem shape', async () => {
@@ -66,7 +66,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
         duration: Math.round(report.json.stats.duration),
         testStats: expected,
         metadata: { git: { branch: 'main', environment: 'staging', commit: { hash: 'abc123', message: 'Fix checkout', author: 'Ada' } } },
-        url: `http://localhost:8080/projects/${t.projectId}/runs/${runId}`,
+        url: `${testSystem().gatewayUrl}/projects/${t.projectId}/runs/${runId}`,
       },
     ]);
     expect(res.body.data[0].startTime).toBe(new Date(report.json.stats.startTime).toISOString());
@@ -157,7 +157,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     expect(d.overview.steps[0].steps.map((s: any) => s.title)).toEqual(['pick the item']);
     expect(d.overview.attachments).toEqual([expect.objectContaining({ name: 'receipt', contentType: 'text/plain', retry: 0 })]);
     expect(d.history.summary).toEqual(expect.objectContaining({ totalRuns: 1, passed: 1, failed: 0, stabilityScore: 100 }));
-    expect(d.url).toBe(`http://localhost:8080/projects/${t.projectId}/runs/${runId}/test-cases/${passing.id}`);
+    expect(d.url).toBe(`${testSystem().gatewayUrl}/projects/${t.projectId}/runs/${runId}/test-cases/${passing.id}`);
 
     const flaky = cases.find((c) => c.status === 'flaky');
     const f = (await testApi(t.token).get(`/${t.projectId}/test-cases/${flaky.id}`)).body.data;
@@ -380,6 +380,5 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     );
     const ready = await testApi().get('/readyz');
     expect(ready.body.services.runs).toBe(true);
-    void testSystem;
   });
 });

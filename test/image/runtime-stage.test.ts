@@ -92,7 +92,7 @@ interface Outcome {
 }
 
 /** Migrates, starts, waits for readiness (or an early exit), then stops the process with SIGTERM. */
-async function startFrom(dir: string, workspace: string, name: string): Promise<Outcome> {
+async function startFrom(dir: string, workspace: string, name: string, whileReady?: (readyUrl: string) => Promise<void>): Promise<Outcome> {
   const { env, readyUrl } = await environment(name);
   const cwd = path.join(dir, workspace);
   let log = '';
@@ -121,6 +121,7 @@ async function startFrom(dir: string, workspace: string, name: string): Promise<
       60_000,
       () => `${name} did not become ready:\n${log}`,
     );
+    if (ready && whileReady) await whileReady(readyUrl);
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
   }
@@ -135,7 +136,7 @@ describe('each process starts from its runtime stage alone (NODE_ENV=production)
       // Nothing but production dependencies: no dev tool made it in.
       expect(fs.existsSync(path.join(dir, 'node_modules', 'typescript'))).toBe(false);
       expect(fs.existsSync(path.join(dir, 'node_modules', 'jest'))).toBe(false);
-      const outcome = await startFrom(dir, workspace, name);
+      const outcome = await startFrom(dir, workspace, name, name === 'gateway' ? servesTheWebApp : undefined);
       expect({ ready: outcome.ready, exitCode: outcome.exitCode, log: outcome.ready ? '' : outcome.log }).toEqual({
         ready: true,
         exitCode: 0,
@@ -147,26 +148,41 @@ describe('each process starts from its runtime stage alone (NODE_ENV=production)
   });
 });
 
+/** The gateway's image holds the built web app: a page answers its document, whose script is served immutably. */
+async function servesTheWebApp(readyUrl: string): Promise<void> {
+  const base = new URL(readyUrl).origin;
+  const page = await fetch(`${base}/projects/p/runs/r`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await page.text();
+  const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(script).toBeDefined();
+  const asset = await fetch(`${base}${script}`);
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get('cache-control')).toContain('immutable');
+}
+
 describe('the smoke test catches a dependency a workspace imports but does not declare', () => {
-  it('runs without @sinclair/typebox declared by @assay/config: fails to start with Cannot find module', async () => {
-    const dir = await assemble('services/runs', (root) => {
-      const manifest = path.join(root, 'packages', 'config', 'package.json');
+  it('webhooks without undici declared: fails to start with Cannot find module', async () => {
+    const dir = await assemble('services/webhooks', (root) => {
+      const manifest = path.join(root, 'services', 'webhooks', 'package.json');
       const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8'));
-      expect(pkg.dependencies['@sinclair/typebox']).toBeDefined();
-      delete pkg.dependencies['@sinclair/typebox'];
+      expect(pkg.dependencies.undici).toBeDefined();
+      delete pkg.dependencies.undici;
       fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2));
-      // The lockfile agrees with the manifest, as it did when the bug shipped.
+      // The lockfile agrees with the manifest, as it would when the declaration is forgotten.
       const lockFile = path.join(root, 'package-lock.json');
       const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
-      delete lock.packages['packages/config'].dependencies['@sinclair/typebox'];
+      delete lock.packages['services/webhooks'].dependencies.undici;
       fs.writeFileSync(lockFile, JSON.stringify(lock, null, 2));
     });
     try {
-      expect(fs.existsSync(path.join(dir, 'node_modules', '@sinclair', 'typebox'))).toBe(false);
-      const outcome = await startFrom(dir, 'services/runs', 'runs');
+      // No other production dependency brings it in.
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'undici'))).toBe(false);
+      const outcome = await startFrom(dir, 'services/webhooks', 'webhooks');
       expect(outcome.ready).toBe(false);
       expect(outcome.exitCode).not.toBe(0);
-      expect(outcome.log).toContain("Cannot find module '@sinclair/typebox'");
+      expect(outcome.log).toContain("Cannot find module 'undici'");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

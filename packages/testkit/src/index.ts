@@ -11,3 +11,4 @@ export * from './databases';
 export * from './private';
 export * from './webhooks';
 export * from './unit';
+export * from './test-system';

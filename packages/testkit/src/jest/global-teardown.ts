@@ -1,6 +1,3 @@
 export default async function globalTeardown(): Promise<void> {
-  const ctx = globalThis.__ASSAY_TEST__;
-  if (!ctx) return;
-  await ctx.system.stop();
-  await ctx.infra.stop();
+  await globalThis.__ASSAY_TEST__?.stop();
 }

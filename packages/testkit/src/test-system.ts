@@ -1,0 +1,66 @@
+/**
+ * The system the test runners share: the infrastructure and every process on free ports, started once per run
+ * by jest's global setup and by the browser tests' (web/e2e). Deep links (`url` fields, invitation links) point
+ * at this gateway, so a test can open them. Test files read the addresses from ASSAY_TEST_SYSTEM (context.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startInfra, type Infra } from './infra';
+import { allocatePorts, startSystem, type RunningSystem } from './system';
+import { ADMIN } from './topology';
+import { SHARED_GATEWAY_RATE_LIMITS_ENV, SYSTEM_ENV_KEY, type TestSystemInfo } from './context';
+
+export interface StartedTestSystem {
+  info: TestSystemInfo;
+  infra: Infra;
+  system: RunningSystem;
+  stop(): Promise<void>;
+}
+
+export async function startTestSystem(opts: { name: string }): Promise<StartedTestSystem> {
+  const started = Date.now();
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `assay-${opts.name}-logs-`));
+  const infra = await startInfra();
+  let system: RunningSystem;
+  try {
+    const ports = await allocatePorts();
+    system = await startSystem({
+      infra: infra.env,
+      logDir,
+      ports,
+      logLevel: process.env.LOG_LEVEL ?? 'info',
+      env: { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` },
+      // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
+      envFor: { gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } },
+      // Tests call any service directly with the admin credential (inspection, their own fixtures).
+      extraCallers: [ADMIN],
+    });
+  } catch (err) {
+    await infra.stop();
+    throw err;
+  }
+  const info: TestSystemInfo = {
+    gatewayUrl: system.gatewayUrl,
+    adminUrl: system.adminUrl,
+    internalToken: system.internalToken,
+    credentials: system.credentials,
+    infra: infra.env,
+    ports: system.ports,
+    logDir,
+    infraScriptEnv: infra.scriptEnv as Record<string, string> | undefined,
+  };
+  process.env[SYSTEM_ENV_KEY] = JSON.stringify(info);
+  process.stderr.write(
+    `\n[assay-${opts.name}] ${infra.kind} infrastructure and system ready in ${((Date.now() - started) / 1000).toFixed(1)} s; logs in ${logDir}\n`,
+  );
+  return {
+    info,
+    infra,
+    system,
+    async stop() {
+      await system.stop();
+      await infra.stop();
+    },
+  };
+}

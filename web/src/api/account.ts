@@ -1,0 +1,30 @@
+/**
+ * The signed-in account (GET /api/v1/app/me): who the user is, their organizations with their role in each,
+ * and the projects they can open. A project's role is its organization's role (spec §5: writes need owner,
+ * admin or member; webhooks owner or admin), so pages hide write controls the API would refuse anyway.
+ */
+import { $api, type Schemas } from './client';
+
+export type Account = Schemas['AppAccount'];
+export type Role = Account['organizations'][number]['role'];
+
+export function useAccount() {
+  return $api.useQuery('get', '/api/v1/app/me', {}, { staleTime: 60_000, retry: false });
+}
+
+export function roleIn(account: Account | undefined, projectId: string | undefined): Role | undefined {
+  const project = account?.projects.find((p) => p.id === projectId);
+  return account?.organizations.find((o) => o.id === project?.organizationId)?.role;
+}
+
+/** What the signed-in user may do in a project (undefined while the account loads: show nothing writable). */
+export function useProjectAccess(projectId: string | undefined) {
+  const { data } = useAccount();
+  const role = roleIn(data?.data, projectId);
+  return {
+    role,
+    project: data?.data.projects.find((p) => p.id === projectId),
+    canWrite: role === 'owner' || role === 'admin' || role === 'member',
+    canAdminWebhooks: role === 'owner' || role === 'admin',
+  };
+}

@@ -1,0 +1,66 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { $api, errorMessage } from '../api/client';
+import { PAGES } from '../app/paths';
+import { Page } from '../ui/Page';
+import { takeFragmentToken, useSignedIn } from './session';
+
+const MIN_LENGTH = 12;
+
+/** The invitation link (`/accept-invitation#token=…`): the user chooses a password and is signed in. */
+export function AcceptInvitationPage() {
+  const [token] = useState(takeFragmentToken);
+  const [mismatch, setMismatch] = useState(false);
+  const signedIn = useSignedIn();
+  const accept = $api.useMutation('post', '/api/v1/app/invitations/accept', { onSuccess: (res) => signedIn(res.data, '/') });
+  const password = useId();
+  const confirm = useId();
+  const hint = useId();
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const chosen = String(form.get('password') ?? '');
+    if (chosen !== String(form.get('confirm') ?? '')) return setMismatch(true);
+    setMismatch(false);
+    if (token) accept.mutate({ body: { token, password: chosen } });
+  }
+
+  return (
+    <main className="auth-screen" id="main">
+      <Page title="Choose your password">
+        {!token ? (
+          <p className="callout callout-error" role="alert">
+            This link is incomplete. Open the whole invitation link, or <Link to={PAGES.login}>sign in</Link>.
+          </p>
+        ) : (
+          <form className="form auth-form" onSubmit={submit}>
+            <label htmlFor={password}>New password</label>
+            <input
+              id={password}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              minLength={MIN_LENGTH}
+              required
+              aria-describedby={hint}
+            />
+            <p id={hint} className="muted">
+              At least {MIN_LENGTH} characters.
+            </p>
+            <label htmlFor={confirm}>Confirm password</label>
+            <input id={confirm} name="confirm" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
+            {mismatch || accept.error ? (
+              <p className="callout callout-error" role="alert">
+                {mismatch ? 'The two passwords differ.' : errorMessage(accept.error)}
+              </p>
+            ) : null}
+            <button type="submit" className="button button-primary" disabled={accept.isPending}>
+              Set password and sign in
+            </button>
+          </form>
+        )}
+      </Page>
+    </main>
+  );
+}

@@ -1,0 +1,4 @@
+/** The user's own settings. */
+export const settingsPaths = {
+  tokens: '/settings/tokens',
+} as const;

@@ -1,0 +1,45 @@
+/** Formatting shared by every page: durations, dates, counts, percentages. */
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s % 60);
+  if (m < 60) return `${m} min ${rest} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? dateTime.format(new Date(iso)) : '—';
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? dateOnly.format(new Date(iso)) : '—';
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** "3 minutes ago", "in 2 days". */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return relative.format(seconds, 'second');
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
+  return relative.format(Math.round(seconds / 86400), 'day');
+}
+
+export function formatPercent(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)}%`;
+}
+
+const count = new Intl.NumberFormat();
+export function formatCount(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : count.format(n);
+}
