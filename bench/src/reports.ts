@@ -15,7 +15,7 @@
  */
 import { createRpcClient, encodePrincipal, PRINCIPAL_HEADER, type Principal } from '@assay/service-kit';
 import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
+import { ReportStatus, ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
 import { Admin, Api } from '@assay/testkit';
 import { report, testDefs } from './analytics';
 import { benchSystem, percentile } from './lib';
@@ -126,14 +126,14 @@ export async function run(): Promise<void> {
       const created = (await reports.createReport({ projectId: t.projectId, days: 90 }, opts)).report!;
       let status = created.status;
       let size = 0n;
-      while (status === 'pending') {
+      while (status === ReportStatus.PENDING) {
         await new Promise((r) => setTimeout(r, 20));
         const got = (await reports.getReport({ projectId: t.projectId, reportId: created.id }, opts)).report!;
         status = got.status;
         size = got.sizeBytes;
       }
       const ms = sec(t2) * 1000;
-      if (status !== 'ready') throw new Error(`report ${created.id} ${status}`);
+      if (status !== ReportStatus.READY) throw new Error(`report ${created.id} ${ReportStatus[status]}`);
       asyncMs.push(ms);
       console.log(`CreateReport days=90 → ready (async): ${ms.toFixed(0)} ms, ${(Number(size) / 1024).toFixed(0)} KiB stored`);
     }

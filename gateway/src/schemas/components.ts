@@ -10,13 +10,9 @@ import { ReleaseSchema } from '../routes/public/releases/schemas';
 import { SessionSchema } from '../routes/public/sessions/schemas';
 import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '@assay/contracts/runs/test-runs';
-import {
-  AnalyticsBreakdownSchema,
-  AnalyticsDaySchema,
-  AnalyticsPerformanceSchema,
-  AnalyticsSpecSchema,
-  AnalyticsTestSchema,
-} from '../routes/public/analytics/schemas';
+import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsTestSchema } from '@assay/contracts/analytics/figures';
+import { AnalyticsPerformanceSchema } from '@assay/contracts/analytics/analytics';
+import { AnalyticsSpecSchema } from '@assay/contracts/analytics/specs';
 
 import { AccountSchema, AppTokenSchema } from '@assay/contracts/identity/app';
 

@@ -34,6 +34,8 @@ const id = () => randomBytes(12).toString('hex');
 /** Handlers of the services a test stubs; a method a test did not give answers UNIMPLEMENTED. */
 export interface Stubs {
   account?: Partial<ServiceImpl<typeof AccountService>>;
+  /** AuthService methods beside the harness's own authentication (e.g. getTokenInfo). */
+  auth?: Partial<ServiceImpl<typeof AuthService>>;
   manualTesting?: Partial<ServiceImpl<typeof ManualTestingService>>;
   runs?: Partial<ServiceImpl<typeof RunsService>>;
   analytics?: Partial<ServiceImpl<typeof AnalyticsService>>;
@@ -150,7 +152,7 @@ export async function gatewayHarness(stubs: Stubs = {}, env: Record<string, stri
   const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   redis.on('error', () => undefined);
   await new Promise((resolve) => redis.once('ready', resolve));
-  const auth = recording(AuthService, identity.impl, []);
+  const auth = recording(AuthService, { ...identity.impl, ...stubs.auth }, []);
   const clients: ServiceClients = {
     auth,
     account: recording(AccountService, stubs.account, calls),

@@ -26,3 +26,7 @@ export class ReadCache {
     return value;
   }
 }
+
+/** The key of an answer: the project's key, its version and day, then what the request asked. */
+export const cacheKey = (state: { key: number; version: number; asOf: number }, ...parts: unknown[]): string =>
+  [state.key, state.version, state.asOf, ...parts].join(':');

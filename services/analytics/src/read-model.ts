@@ -1,22 +1,26 @@
 /**
  * The read model as one object the consumer, the workers and the handlers share: folds runs (pulling their
- * results from the runs service), keeps the rolling windows current, rebuilds from scratch.
+ * results from the runs service), keeps the rolling windows current, rebuilds from scratch. Its SQL is in
+ * store/ (fold.ts: the write side; read-model.ts: upkeep; windows.ts: the project's state).
  */
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { RunStatus, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
+import { systemClock, type Clock } from '@assay/service-kit';
 import { dayOf } from './domain/days';
+import { isRunning } from './domain/runs';
 import { advanceWindows, foldRuns, lockProject, projectKeyOf, recordRunning, type FoldInput, type FoldOutcome } from './store/fold';
-import { projectState, type ProjectState } from './store/read';
+import { isEmpty, isFolded, readModelSize, resetAll, resetProject, staleProjects, type ReadModelSize } from './store/read-model';
+import { projectState, type ProjectState } from './store/windows';
 
 export interface ReadModelOptions {
   pool: Pool;
   runs: Client<typeof RunsService>;
   logger: Logger;
-  now?: () => Date;
+  now?: Clock;
   /** Rebuild: results folded per transaction. */
   batchResults?: number;
   /** Page size asked of RunsService.ListRunResults / ScanRuns. */
@@ -30,30 +34,15 @@ export interface RebuildOutcome {
   ms: number;
 }
 
-const TABLES = [
-  'project_windows',
-  'file_windows',
-  'test_windows',
-  'tag_days',
-  'project_days',
-  'file_days',
-  'test_days',
-  'runs',
-  'tagsets',
-  'dims',
-  'tests',
-  'files',
-];
-
 export class ReadModel {
   readonly pool: Pool;
-  readonly now: () => Date;
+  readonly now: Clock;
   private readonly batchResults: number;
   private readonly pageSize: number;
 
   constructor(private readonly o: ReadModelOptions) {
     this.pool = o.pool;
-    this.now = o.now ?? (() => new Date());
+    this.now = o.now ?? systemClock;
     this.batchResults = o.batchResults ?? 50000;
     this.pageSize = o.pageSize ?? 5000;
   }
@@ -70,14 +59,13 @@ export class ReadModel {
 
   /** RUN_FINISHED: pulls the run's results and folds them (nothing happens for a run already folded). */
   async runFinished(projectId: string, runId: string): Promise<FoldOutcome> {
-    const done = await this.pool.query('SELECT 1 FROM runs WHERE run_id = $1 AND folded_at IS NOT NULL', [runId]);
-    if (done.rowCount) return { runs: 0, results: 0 };
+    if (await isFolded(this.pool, runId)) return { runs: 0, results: 0 };
     const input = await this.fetchRun(runId);
     if (!input) {
       this.o.logger.warn({ runId, projectId }, 'finished run unknown to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
-    if (input.run.status === RunStatus.RUNNING) {
+    if (isRunning(input.run)) {
       this.o.logger.warn({ runId }, 'run still running according to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
@@ -128,17 +116,12 @@ export class ReadModel {
   }
 
   /** Projects whose windows are behind today (the roller moves them). */
-  async staleProjects(limit = 100): Promise<string[]> {
-    const { rows } = await this.pool.query('SELECT project_id FROM projects WHERE as_of_day < $1 ORDER BY project_key LIMIT $2', [
-      this.today(),
-      limit,
-    ]);
-    return rows.map((r) => r.project_id as string);
+  staleProjects(limit = 100): Promise<string[]> {
+    return staleProjects(this.pool, this.today(), limit);
   }
 
-  async isEmpty(): Promise<boolean> {
-    const { rows } = await this.pool.query('SELECT NOT EXISTS (SELECT 1 FROM runs) AND NOT EXISTS (SELECT 1 FROM projects) AS empty');
-    return rows[0].empty;
+  isEmpty(): Promise<boolean> {
+    return isEmpty(this.pool);
   }
 
   /**
@@ -151,16 +134,10 @@ export class ReadModel {
     if (projectId) {
       await withTransaction(this.pool, async (c) => {
         const p = await lockProject(c, projectId, this.today());
-        for (const t of TABLES) await c.query(`DELETE FROM ${t} WHERE project_key = $1`, [p.key]);
-        await c.query(
-          `UPDATE projects SET as_of_day = $2, runs_folded = 0, results_folded = 0, last_folded_at = NULL, version = version + 1
-            WHERE project_key = $1`,
-          [p.key, this.today()],
-        );
+        await resetProject(c, p.key, this.today());
       });
     } else {
-      // Keys keep counting up (no RESTART IDENTITY): a project's new key never meets answers cached for an old one.
-      await this.pool.query(`TRUNCATE ${[...TABLES, 'projects'].join(', ')}`);
+      await resetAll(this.pool);
     }
     const outcome: RebuildOutcome = { projects: 0, runs: 0, results: 0, ms: 0 };
     const projects = new Set<string>();
@@ -181,7 +158,7 @@ export class ReadModel {
       for (const s of page.runs) {
         if (!s.run) continue;
         projects.add(s.projectId);
-        if (s.run.status === RunStatus.RUNNING) {
+        if (isRunning(s.run)) {
           await this.runStarted(s.projectId, s.run);
           continue;
         }
@@ -208,14 +185,7 @@ export class ReadModel {
     return outcome;
   }
 
-  async status(projectId?: string): Promise<{ projects: number; runs: number; results: number; lastFoldedAt: Date | null }> {
-    const { rows } = await this.pool.query(
-      `SELECT count(*) AS projects, coalesce(sum(runs_folded), 0) AS runs, coalesce(sum(results_folded), 0) AS results,
-              max(last_folded_at) AS last_folded_at
-         FROM projects WHERE $1::text IS NULL OR project_id = $1`,
-      [projectId ?? null],
-    );
-    const r = rows[0];
-    return { projects: Number(r.projects), runs: Number(r.runs), results: Number(r.results), lastFoldedAt: r.last_folded_at };
+  status(projectId?: string): Promise<ReadModelSize> {
+    return readModelSize(this.pool, projectId);
   }
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { defineService } from '@assay/service-kit';
+import { defineService, type Clock } from '@assay/service-kit';
 import type { AnalyticsConfig } from './config';
 import { wire } from './wiring';
 import { routes } from './routes';
@@ -13,7 +13,7 @@ import { workers } from './workers';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export function analyticsService(config: AnalyticsConfig, opts: { now?: () => Date } = {}) {
+export function analyticsService(config: AnalyticsConfig, opts: { clock?: Clock } = {}) {
   return defineService({
     name: 'analytics',
     config,

@@ -11,13 +11,14 @@ import { RunSnapshotSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb
 import { RunResultSchema, type RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
 import { attemptStatus, testOutcome } from '@assay/contracts/runs/test-cases';
 import { runStatus } from '@assay/contracts/runs/test-runs';
+import { ExplorerSortBy } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { createPool, migrate, type Pool } from '@assay/db';
 import { createLogger } from '@assay/logger';
 import { createDatabase, testSystem } from '@assay/testkit';
 import { BOUNDS, bucketOf, bucketValue, histOf, quantile } from '../src/domain/histogram';
 import { ReadModel } from '../src/read-model';
 import { ReadCache } from '../src/cache';
-import { analyticsHandlers } from '../src/handlers/analytics';
+import { analyticsServiceHandlers as analyticsHandlers } from '../src/routes';
 import { Roller } from '../src/workers/roller';
 import { MIGRATIONS_DIR } from '../src/service';
 import type { FoldInput } from '../src/store/fold';
@@ -324,7 +325,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
     const direct = analyticsHandlers(model, opts, new ReadCache(0)) as any;
     const calls: [string, object][] = [
       ['getSummary', { projectId: PROJECT, days: 30 }],
-      ['listExplorerTests', { projectId: PROJECT, days: 7, sortBy: 'p95_duration', page: { page: 1, limit: 25 } }],
+      ['listExplorerTests', { projectId: PROJECT, days: 7, sortBy: ExplorerSortBy.P95_DURATION, page: { page: 1, limit: 25 } }],
       ['listSpecs', { projectId: PROJECT, days: 90, page: { page: 1, limit: 10 } }],
       ['getTestPerformance', { projectId: PROJECT, days: 90, columnar: true }],
       ['getTestPerformance', { projectId: PROJECT, days: 90 }],

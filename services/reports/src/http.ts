@@ -11,9 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ID_PATTERN } from '@assay/db';
 import { AppError, conflict, notFound } from '@assay/errors';
 import type { Principal } from '@assay/service-kit';
-import { projectName } from './domain/collect';
+import { generatePdf, projectName } from './domain/collect';
 import { checkParams, contentDisposition, periodEnding, reportFileName } from './domain/period';
-import { generatePdf } from './generate';
 import { unwrap } from './handlers/reports';
 import { findReport, readPdfChunk } from './store/reports';
 import type { Wiring } from './wiring';
@@ -56,9 +55,9 @@ function pdfStream(rt: Wiring, reportId: string, size: number): Readable {
 const one = (v: unknown): string | undefined => (Array.isArray(v) ? one(v[0]) : typeof v === 'string' ? v : undefined);
 
 export async function reportRoutes(app: FastifyInstance, rt: Wiring): Promise<void> {
-  app.get('/reports/:projectId/:reportId/download', async (request, reply) => {
+  app.get<{ Params: { projectId: string; reportId: string } }>('/reports/:projectId/:reportId/download', async (request, reply) => {
     callerOf(request);
-    const { projectId, reportId } = request.params as { projectId: string; reportId: string };
+    const { projectId, reportId } = request.params;
     const row = ID_PATTERN.test(reportId) ? await findReport(rt.pool, projectId, reportId) : undefined;
     if (!row) throw notFound('Report');
     if (row.status === 'pending') throw conflict('The report is not ready yet (status pending); try again shortly');
@@ -66,10 +65,10 @@ export async function reportRoutes(app: FastifyInstance, rt: Wiring): Promise<vo
     return sendPdf(reply, row.fileName, row.sizeBytes, pdfStream(rt, row.id, row.sizeBytes));
   });
 
-  app.get('/reports/:projectId/pdf', async (request, reply) => {
+  app.get<{ Params: { projectId: string }; Querystring: Record<string, unknown> }>('/reports/:projectId/pdf', async (request, reply) => {
     const principal = callerOf(request);
-    const { projectId } = request.params as { projectId: string };
-    const q = request.query as Record<string, unknown>;
+    const { projectId } = request.params;
+    const q = request.query;
     const rawDays = one(q.days);
     const days = rawDays === undefined || rawDays === '' ? undefined : Number(rawDays);
     if (days !== undefined && !Number.isInteger(days))
@@ -78,7 +77,7 @@ export async function reportRoutes(app: FastifyInstance, rt: Wiring): Promise<vo
       });
     const tags = (one(q.tags) ?? '').split(',');
     const params = checkParams({ days, branch: one(q.branch), environment: one(q.environment), tags }, 'query');
-    const now = rt.now();
+    const now = rt.clock();
     const period = periodEnding(now, params.days);
     const started = performance.now();
     try {

@@ -4,7 +4,7 @@
  * main.ts runs; tests may start it in-process with another clock.
  */
 import path from 'node:path';
-import { defineService } from '@assay/service-kit';
+import { defineService, type Clock } from '@assay/service-kit';
 import type { ReportsConfig } from './config';
 import { wire } from './wiring';
 import { routes, httpRoutes } from './routes';
@@ -12,7 +12,7 @@ import { workers } from './workers';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export function reportsService(config: ReportsConfig, opts: { now?: () => Date } = {}) {
+export function reportsService(config: ReportsConfig, opts: { clock?: Clock } = {}) {
   return defineService({
     name: 'reports',
     config,

@@ -10,6 +10,7 @@
  */
 import type { Client } from '@connectrpc/connect';
 import { ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
+import { reportStatus } from '@assay/contracts/reports/reports';
 import { createPool, newId, withTransaction, type Pool } from '@assay/db';
 import {
   asPrincipal,
@@ -108,7 +109,7 @@ async function statusOf(i: Instance, t: Tenant, reportId: string) {
 
 async function until(i: Instance, t: Tenant, reportId: string, status: string) {
   await waitUntil(
-    async () => (await statusOf(i, t, reportId)).status === status,
+    async () => reportStatus.fromProto((await statusOf(i, t, reportId)).status) === status,
     60000,
     () => `report ${reportId} never became ${status}`,
   );
@@ -145,7 +146,7 @@ describe('reports generator: failures, leases, retention', () => {
 
   it('marks a generation that keeps failing `failed` with the reason, after REPORT_MAX_ATTEMPTS attempts; its download is a 409', async () => {
     const created = (await broken.client.createReport({ projectId: t.projectId, days: 7 }, asPrincipal(principalOf(t)))).report!;
-    expect(created.status).toBe('pending');
+    expect(reportStatus.fromProto(created.status)).toBe('pending');
     expect(created.sizeBytes).toBe(0n);
     expect(created.fileName).toMatch(/^assay-test-project-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.pdf$/);
     const failed = await until(broken, t, created.id, 'failed');
@@ -206,7 +207,7 @@ describe('reports generator: failures, leases, retention', () => {
       (await working.pool.query('SELECT count(*)::int AS n FROM report_pdfs WHERE report_id = $1', [created.id])).rows[0].n;
     expect(await count()).toBe(1);
     await sweepOnce({ pool: working.pool, now: () => new Date(Date.now() + 29 * DAY_MS) });
-    expect((await statusOf(working, t, created.id)).status).toBe('ready');
+    expect(reportStatus.fromProto((await statusOf(working, t, created.id)).status)).toBe('ready');
     const deleted = await sweepOnce({ pool: working.pool, now: () => new Date(Date.now() + 31 * DAY_MS) });
     expect(deleted).toBeGreaterThanOrEqual(1);
     await expect(statusOf(working, t, created.id)).rejects.toThrow(/not found/i);

@@ -3,9 +3,9 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { validation } from '@assay/errors';
-import type { ReadModel } from '../read-model';
+import type { Wiring } from '../wiring';
 
-export function adminHandlers(model: ReadModel): ServiceImpl<typeof AnalyticsAdminService> {
+export function adminHandlers({ model }: Pick<Wiring, 'model'>): ServiceImpl<typeof AnalyticsAdminService> {
   return {
     async rebuild(req) {
       if (!req.all && !req.projectId) throw validation('give a project id or all', [{ path: 'project', message: 'required unless all' }]);

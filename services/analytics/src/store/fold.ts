@@ -11,9 +11,10 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
 import { testOutcome } from '@assay/contracts/runs/test-cases';
-import { runStatus } from '@assay/contracts/runs/test-runs';
 import { bucketOf, mergeHist } from '../domain/histogram';
-import { dayOf, dayStart, WINDOWS } from '../domain/days';
+import { WINDOW_DAYS } from '@assay/contracts/analytics/values';
+import { dayOf, dayStart } from '../domain/days';
+import { runStatusOf } from '../domain/runs';
 import { addAgg, AggBuilder, classOf, emptyAgg, maxOf, minOf, type Agg } from '../domain/stats';
 import {
   addTagRows,
@@ -99,7 +100,7 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
     for (const r of i.results) for (const t of r.tags) allTags.add(t);
     return {
       id: i.run.id,
-      status: runStatus.fromProto(i.run.status),
+      status: runStatusOf(i.run),
       day: dayOf(start),
       start: start.getTime(),
       branch: i.run.git?.branch ?? '',
@@ -354,7 +355,7 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
 
   // ---- windows first (regroup reads the new rows; mergeInto below may write them as they are)
   const windowAdds: [TableDef, Row[]][] = [];
-  for (const w of WINDOWS) {
+  for (const w of WINDOW_DAYS) {
     const inWindow = (day: number) => day > today - w && day <= today;
     windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
     windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
@@ -427,7 +428,7 @@ function pick(def: TableDef, r: any): Partial<Agg> {
  * equals the sum of the daily rows of the w days ending with as_of_day.
  */
 export async function advanceWindows(c: PoolClient, projectKey: number, asOf: number, today: number): Promise<void> {
-  for (const w of WINDOWS) {
+  for (const w of WINDOW_DAYS) {
     const oldFrom = asOf - w + 1;
     const newFrom = today - w + 1;
     const removedUntil = Math.min(asOf, newFrom - 1);

@@ -1,11 +1,11 @@
 import type { Worker } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
-import { RunEventConsumer } from './consumer';
+import { runEventConsumer } from './consumer';
 import { Roller } from './roller';
 
 /** Stopped in reverse: the roller (a rebuild in hand finishes its batch), then the consumer. */
 export function workers(w: Wiring): Worker[] {
-  const consumer = new RunEventConsumer({
+  const consumer = runEventConsumer({
     bus: w.bus,
     model: w.model,
     logger: w.logger.child({ component: 'consumer' }),

@@ -11,6 +11,7 @@ import { IdentityService } from '@assay/proto/assay/identity/v1/identity_pb';
 import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { fromConnectError, type AppError } from '@assay/errors';
 import { asPrincipal, createRpcClient, type Principal } from '@assay/service-kit';
+import { renderReport } from '../render/pdf';
 import { buildModel, type ReportModel } from './model';
 import { periodBounds, type Period, type ReportParams } from './period';
 
@@ -115,18 +116,18 @@ async function latestRuns(
   return out;
 }
 
-export async function collect(
-  sources: Sources,
-  input: {
-    projectId: string;
-    projectName: string;
-    period: Period;
-    params: ReportParams;
-    principal: Principal;
-    now: Date;
-    signal?: AbortSignal;
-  },
-): Promise<ReportModel> {
+export interface CollectInput {
+  projectId: string;
+  projectName: string;
+  period: Period;
+  params: ReportParams;
+  /** Whoever asked for the report: the calls carry it. */
+  principal: Principal;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export async function collect(sources: Sources, input: CollectInput): Promise<ReportModel> {
   const { projectId, period, params, principal, signal } = input;
   const { from, until } = periodBounds(period);
   const [data, runs] = await Promise.all([
@@ -155,4 +156,9 @@ export async function collect(
     runs,
     generatedAt: input.now,
   });
+}
+
+/** One report from request to bytes: collect the data over RPC, render the PDF (the worker and the synchronous endpoint). */
+export async function generatePdf(sources: Sources, input: CollectInput): Promise<Buffer> {
+  return renderReport(await collect(sources, input));
 }

@@ -1,11 +1,10 @@
-/** The period of a report, its file name, and the checks of the parameters a caller may send. */
+/**
+ * The period of a report, its file name, and the checks of the parameters a caller may send. The limits are the
+ * contract's (@assay/contracts/reports): the service accepts up to MAX_REPORT_DAYS (the analytics window limit),
+ * the public API 1–30.
+ */
 import { validation } from '@assay/errors';
-
-export const DEFAULT_DAYS = 7;
-/** The service accepts up to 90 days (the analytics window limit); the public API allows 1–30. */
-export const MAX_DAYS = 90;
-export const MAX_TAGS = 20;
-export const MAX_FILTER_LENGTH = 200;
+import { DEFAULT_REPORT_DAYS, MAX_FILTER_LENGTH, MAX_REPORT_DAYS, MAX_REPORT_TAGS } from '@assay/contracts/reports/values';
 
 export interface Period {
   days: number;
@@ -38,9 +37,11 @@ export interface ReportParams {
 
 /** Checks and normalizes what a caller sent (the gateway has checked the public limits already). */
 export function checkParams(input: { days?: number; branch?: string; environment?: string; tags?: string[] }, path = 'body'): ReportParams {
-  const days = input.days || DEFAULT_DAYS;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
-    throw validation(`days must be an integer from 1 to ${MAX_DAYS}`, [{ path: `${path}.days`, message: `must be from 1 to ${MAX_DAYS}` }]);
+  const days = input.days || DEFAULT_REPORT_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_REPORT_DAYS)
+    throw validation(`days must be an integer from 1 to ${MAX_REPORT_DAYS}`, [
+      { path: `${path}.days`, message: `must be from 1 to ${MAX_REPORT_DAYS}` },
+    ]);
   const text = (name: 'branch' | 'environment') => {
     const v = (input[name] ?? '').trim();
     if (v.length > MAX_FILTER_LENGTH)
@@ -48,7 +49,8 @@ export function checkParams(input: { days?: number; branch?: string; environment
     return v;
   };
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t.length > 0))];
-  if (tags.length > MAX_TAGS) throw validation('too many tags', [{ path: `${path}.tags`, message: `at most ${MAX_TAGS} tags` }]);
+  if (tags.length > MAX_REPORT_TAGS)
+    throw validation('too many tags', [{ path: `${path}.tags`, message: `at most ${MAX_REPORT_TAGS} tags` }]);
   if (tags.some((t) => t.length > MAX_FILTER_LENGTH))
     throw validation('a tag is too long', [{ path: `${path}.tags`, message: `each at most ${MAX_FILTER_LENGTH} characters` }]);
   return { days, branch: text('branch'), environment: text('environment'), tags };

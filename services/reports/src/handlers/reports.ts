@@ -6,6 +6,7 @@ import { ReportSchema, type Report, type ReportsService } from '@assay/proto/ass
 import { ID_PATTERN, newId } from '@assay/db';
 import { notFound } from '@assay/errors';
 import { principalOf } from '@assay/service-kit';
+import { reportStatus } from '@assay/contracts/reports/reports';
 import { projectName, SourceError } from '../domain/collect';
 import { checkParams, periodEnding, reportFileName } from '../domain/period';
 import { findReport, insertReport, type ReportRow } from '../store/reports';
@@ -22,7 +23,7 @@ export function toReport(r: ReportRow): Report {
   return create(ReportSchema, {
     id: r.id,
     projectId: r.projectId,
-    status: r.status,
+    status: reportStatus.toProto(r.status),
     createdAt: timestampFromDate(r.createdAt),
     completedAt: r.completedAt ? timestampFromDate(r.completedAt) : undefined,
     sizeBytes: BigInt(r.sizeBytes),
@@ -46,7 +47,7 @@ export function reportHandlers(rt: Wiring): Pick<ServiceImpl<typeof ReportsServi
         environment: req.filters?.environment,
         tags: req.filters?.tags,
       });
-      const now = rt.now();
+      const now = rt.clock();
       const period = periodEnding(now, params.days);
       const name = await projectName(rt.sources, req.projectId, ctx.signal).catch(unwrap);
       const row = await insertReport(rt.pool, {

@@ -9,8 +9,7 @@
  */
 import type { PoolClient, Queryable } from '@assay/db';
 import type { Principal } from '@assay/service-kit';
-
-export type ReportStatus = 'pending' | 'ready' | 'failed';
+import type { ReportStatusName } from '@assay/contracts/reports/values';
 
 export interface ReportRow {
   id: string;
@@ -18,7 +17,7 @@ export interface ReportRow {
   orgId: string;
   projectName: string;
   requestedBy: Principal;
-  status: ReportStatus;
+  status: ReportStatusName;
   days: number;
   fromDate: string;
   untilDate: string;
@@ -46,7 +45,7 @@ function toRow(r: Record<string, unknown>): ReportRow {
     orgId: r.org_id as string,
     projectName: r.project_name as string,
     requestedBy: r.requested_by as Principal,
-    status: r.status as ReportStatus,
+    status: r.status as ReportStatusName,
     days: r.days as number,
     fromDate: r.from_date as string,
     untilDate: r.until_date as string,

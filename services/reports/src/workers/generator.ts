@@ -1,5 +1,5 @@
 /**
- * The generator: REPORT_CONCURRENCY loops per process that take pending reports (oldest first, `FOR UPDATE
+ * The generator: REPORT_CONCURRENCY kit Loops per process that take pending reports (oldest first, `FOR UPDATE
  * SKIP LOCKED`, so replicas share the work) under a lease of REPORT_GENERATION_TIMEOUT_SECONDS, generate them
  * and store the PDF with status `ready` in one transaction.
  *
@@ -14,10 +14,9 @@
  * fences the writes, so a worker that lost its lease cannot overwrite the outcome of a later attempt.
  */
 import { withTransaction } from '@assay/db';
-import type { Worker } from '@assay/service-kit';
-import { SourceError } from '../domain/collect';
+import { Loop, type Worker } from '@assay/service-kit';
+import { generatePdf, SourceError } from '../domain/collect';
 import type { ReportParams } from '../domain/period';
-import { generatePdf } from '../generate';
 import type { Wiring } from '../wiring';
 import { claimNext, completeReport, failAbandoned, failReport, releaseForRetry, type ReportRow } from '../store/reports';
 
@@ -29,63 +28,33 @@ export const abandonedReason = (attempts: number) =>
 
 export class Generator implements Worker {
   readonly name = 'report-generator';
-  private running = false;
-  private loops: Promise<void>[] = [];
-  private wakers = new Set<() => void>();
+  private readonly loops: Loop[];
 
-  constructor(private readonly rt: Wiring) {}
+  constructor(private readonly rt: Wiring) {
+    this.loops = Array.from(
+      { length: rt.config.REPORT_CONCURRENCY },
+      (_, i) => new Loop(`${this.name}-${i + 1}`, () => this.tick(), rt.config.REPORT_POLL_INTERVAL_MS, rt.logger),
+    );
+  }
 
   async start(): Promise<void> {
-    this.running = true;
-    this.loops = Array.from({ length: this.rt.config.REPORT_CONCURRENCY }, () => this.loop());
+    await Promise.all(this.loops.map((l) => l.start()));
   }
 
   /** Lets the reports in hand finish (bounded by their lease), then returns. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await Promise.all(this.loops);
+    await Promise.all(this.loops.map((l) => l.stop()));
   }
 
   /** A report was requested: idle loops look at once instead of at their next poll. */
   wake(): void {
-    for (const w of [...this.wakers]) w();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
-    });
-  }
-
-  private async loop(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      let busy = false;
-      try {
-        busy = await this.tick();
-        failures = 0;
-      } catch (err) {
-        failures++;
-        if (failures === 1 || failures % 20 === 0)
-          this.rt.logger.warn({ failures, err: { message: (err as Error).message } }, 'report generator tick failed');
-      }
-      if (!this.running) break;
-      if (failures > 0) await this.sleep(Math.min(5000, 200 * 2 ** Math.min(failures, 5)));
-      else if (!busy) await this.sleep(this.rt.config.REPORT_POLL_INTERVAL_MS);
-    }
+    for (const l of this.loops) l.kick();
   }
 
   /** One unit of work: fail abandoned reports, then take and generate one. False when there was none. */
   async tick(): Promise<boolean> {
     const { config, pool } = this.rt;
-    const now = this.rt.now();
+    const now = this.rt.clock();
     const abandoned = await failAbandoned(pool, now, config.REPORT_MAX_ATTEMPTS, abandonedReason(config.REPORT_MAX_ATTEMPTS));
     if (abandoned > 0) {
       this.rt.logger.warn({ abandoned }, 'reports failed: their last attempt ran out of time');
@@ -113,10 +82,10 @@ export class Generator implements Worker {
         period,
         params,
         principal: row.requestedBy,
-        now: rt.now(),
+        now: rt.clock(),
         signal,
       });
-      const stored = await withTransaction(rt.pool, (c) => completeReport(c, row.id, row.attempts, pdf, rt.now()));
+      const stored = await withTransaction(rt.pool, (c) => completeReport(c, row.id, row.attempts, pdf, rt.clock()));
       if (stored) {
         rt.metrics.generated('async', 'ready', seconds(), pdf.length);
         log.info({ bytes: pdf.length, ms: Math.round(seconds() * 1000) }, 'report ready');
@@ -126,11 +95,11 @@ export class Generator implements Worker {
       const permanent = err instanceof SourceError && PERMANENT.has(err.error.reason);
       if (permanent || row.attempts >= rt.config.REPORT_MAX_ATTEMPTS) {
         const final = permanent || row.attempts === 1 ? reason : `${reason} (after ${row.attempts} attempts)`;
-        await failReport(rt.pool, row.id, row.attempts, final, rt.now());
+        await failReport(rt.pool, row.id, row.attempts, final, rt.clock());
         rt.metrics.generated('async', 'failed', seconds());
         log.warn({ reason: final, err: errInfo(err) }, 'report failed');
       } else {
-        const at = new Date(rt.now().getTime() + rt.config.REPORT_RETRY_DELAY_SECONDS * 1000);
+        const at = new Date(rt.clock().getTime() + rt.config.REPORT_RETRY_DELAY_SECONDS * 1000);
         await releaseForRetry(rt.pool, row.id, row.attempts, reason, at);
         rt.metrics.generated('async', 'retry', seconds());
         log.warn({ reason, retryAt: at.toISOString(), err: errInfo(err) }, 'report attempt failed; will retry');

@@ -3,61 +3,50 @@
  * runs, sorted; no query parameters (any given are stripped). Developers are commit authors; tags are run tags
  * and test tags.
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, ok } from '@assay/contracts/common/envelope';
+import { ProjectParams } from '@assay/contracts/common/json';
+import { FILTER_KINDS } from '@assay/contracts/analytics/values';
+import { FILTER_VALUES_OF, FiltersQuery, FiltersSchema, filtersToJson, FilterValuesSchema } from '@assay/contracts/analytics/filters';
+import { typed } from '../../typed';
 
-const KINDS = ['environments', 'branches', 'developers', 'tags'] as const;
+const TAGS = ['Filters'];
 
-export default async function filterRoutes(app: FastifyInstance) {
-  const tags = ['Filters'];
-  const params = Type.Object({ projectId: Type.String() });
-  const Values = (what: string) => Type.Array(Type.String(), { description: `${what} seen in the project's runs, sorted` });
-  const what = { environments: 'environments', branches: 'branches', developers: 'commit authors', tags: 'run and test tags' };
+export default async function filterRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
 
   app.get(
     '/:projectId/filters',
     {
       schema: {
-        tags,
+        tags: TAGS,
         summary: 'Values to filter by: environments, branches, developers and tags',
-        params,
-        querystring: Type.Object({}),
-        response: {
-          200: Ok(
-            Type.Object({
-              environments: Values(what.environments),
-              branches: Values(what.branches),
-              developers: Values(what.developers),
-              tags: Values(what.tags),
-            }),
-          ),
-        },
+        params: ProjectParams,
+        querystring: FiltersQuery,
+        response: { 200: Ok(FiltersSchema) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const f = await app.services.analytics.getFilters({ projectId }, request.callOptions());
-      return ok({ environments: f.environments, branches: f.branches, developers: f.developers, tags: f.tags });
+      const f = await app.services.analytics.getFilters({ projectId: request.params.projectId }, request.callOptions());
+      return ok(filtersToJson(f));
     },
   );
 
-  for (const kind of KINDS) {
+  for (const kind of FILTER_KINDS) {
     app.get(
       `/:projectId/filters/${kind}`,
       {
         schema: {
-          tags,
-          summary: `Filter values: ${what[kind]}`,
-          params,
-          querystring: Type.Object({}),
-          response: { 200: Ok(Values(what[kind])) },
+          tags: TAGS,
+          summary: `Filter values: ${FILTER_VALUES_OF[kind]}`,
+          params: ProjectParams,
+          querystring: FiltersQuery,
+          response: { 200: Ok(FilterValuesSchema(kind)) },
         },
       },
       async (request) => {
-        const { projectId } = request.params as { projectId: string };
-        const f = await app.services.analytics.getFilters({ projectId }, request.callOptions());
-        return ok(f[kind]);
+        const f = await app.services.analytics.getFilters({ projectId: request.params.projectId }, request.callOptions());
+        return ok(filtersToJson(f)[kind]);
       },
     );
   }

@@ -5,31 +5,29 @@
  * access (spec §1): viewers and project api keys may generate and download them. PDF bodies stream from the
  * reports service's internal HTTP port through the gateway (`routes/service-http.ts`), never buffered here.
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ID_PATTERN } from '@assay/db';
 import { notFound } from '@assay/errors';
 import { Ok, ok } from '@assay/contracts/common/envelope';
-import { fetchFromService, relayStream } from '../../service-http';
+import { ProjectParams } from '@assay/contracts/common/json';
+import { DEFAULT_REPORT_DAYS } from '@assay/contracts/reports/values';
 import {
   CreateReportBody,
   PDF_HEADERS,
   PdfQuery,
   PdfResponse,
-  REPORT_DAYS,
+  ReportParams,
   ReportSchema,
+  reportTags,
   reportToJson,
-  type CreateReportBodyValue,
-  type PdfQueryValue,
-} from './schemas';
+} from '@assay/contracts/reports/reports';
+import { fetchFromService, relayStream } from '../../service-http';
+import { typed } from '../../typed';
 
 const TAGS = ['Reports'];
-const ProjectParams = Type.Object({ projectId: Type.String() });
-const ReportParams = Type.Object({ projectId: Type.String(), reportId: Type.String() });
 
-const tagList = (tags: CreateReportBodyValue['tags']) => (typeof tags === 'string' ? tags.split(',') : (tags ?? []));
-
-export default async function reportRoutes(app: FastifyInstance) {
+export default async function reportRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const http = () => app.services.serviceHttp;
   const reportsUrl = (projectId: string, rest: string) => `${app.services.reportsHttpUrl}/reports/${encodeURIComponent(projectId)}/${rest}`;
 
@@ -48,13 +46,12 @@ export default async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const body = request.body as CreateReportBodyValue;
+      const { body } = request;
       const res = await app.services.reports.createReport(
         {
-          projectId,
-          days: body.days ?? REPORT_DAYS.default,
-          filters: { branch: body.branch ?? '', environment: body.environment ?? '', tags: tagList(body.tags) },
+          projectId: request.params.projectId,
+          days: body.days ?? DEFAULT_REPORT_DAYS,
+          filters: { branch: body.branch ?? '', environment: body.environment ?? '', tags: reportTags(body.tags) },
         },
         request.callOptions(),
       );
@@ -78,12 +75,11 @@ export default async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PdfQueryValue;
-      const query = new URLSearchParams({ days: String(q.days ?? REPORT_DAYS.default) });
+      const q = request.query;
+      const query = new URLSearchParams({ days: String(q.days ?? DEFAULT_REPORT_DAYS) });
       if (q.branch) query.set('branch', q.branch);
       if (q.environment) query.set('environment', q.environment);
-      const res = await fetchFromService(request, reportsUrl(projectId, `pdf?${query}`), { ...http(), method: 'GET' });
+      const res = await fetchFromService(request, reportsUrl(request.params.projectId, `pdf?${query}`), { ...http(), method: 'GET' });
       return relayStream(reply, res, PDF_HEADERS);
     },
   );
@@ -100,7 +96,7 @@ export default async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
+      const { projectId, reportId } = request.params;
       const res = await app.services.reports.getReport({ projectId, reportId }, request.callOptions());
       return ok(reportToJson(res.report!));
     },
@@ -118,7 +114,7 @@ export default async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId, reportId } = request.params as { projectId: string; reportId: string };
+      const { projectId, reportId } = request.params;
       if (!ID_PATTERN.test(reportId)) throw notFound('Report');
       const res = await fetchFromService(request, reportsUrl(projectId, `${encodeURIComponent(reportId)}/download`), {
         ...http(),

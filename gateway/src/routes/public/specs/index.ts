@@ -2,10 +2,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { OkPage } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
-import { AnalyticsSpecSchema, DaysQuery, snapDaysHook, specJson } from '../analytics/schemas';
+import { ProjectParams } from '@assay/contracts/common/json';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
+import { daysOf, snapDaysHook } from '@assay/contracts/analytics/figures';
+import { AnalyticsSpecSchema, SpecsQuery, specJson } from '@assay/contracts/analytics/specs';
+import { typed } from '../../typed';
 
-export default async function specRoutes(app: FastifyInstance) {
+export default async function specRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.get(
     '/:projectId/specs',
     {
@@ -14,16 +19,15 @@ export default async function specRoutes(app: FastifyInstance) {
         tags: ['Specs'],
         summary: 'Spec files: executions, pass / failure / flaky rates, average and percentile durations, last run',
         description: 'Most failures first, then file name.',
-        params: Type.Object({ projectId: Type.String() }),
-        querystring: Type.Object({ ...DaysQuery(), ...PageQuery() }),
+        params: ProjectParams,
+        querystring: SpecsQuery,
         response: { 200: OkPage(Type.Ref(AnalyticsSpecSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue & { days: number };
+      const q = pageOf(request.query);
       const res = await app.services.analytics.listSpecs(
-        { projectId, days: q.days, page: { page: q.page, limit: q.limit } },
+        { projectId: request.params.projectId, days: daysOf(request.query), page: q },
         request.callOptions(),
       );
       return page(res.specs.map(specJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));

@@ -5,12 +5,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { OkPage } from '@assay/contracts/common/envelope';
-import { EXPLORER_PAGE_SIZES, PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
-import { AnalyticsTestSchema, DaysQuery, snapDaysHook, testJson } from '../analytics/schemas';
+import { ProjectParams } from '@assay/contracts/common/json';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
+import { AnalyticsTestSchema, daysOf, snapDaysHook, testJson } from '@assay/contracts/analytics/figures';
+import { ExplorerQuery, explorerSort, explorerStatus, sortOrder } from '@assay/contracts/analytics/test-case-explorer';
+import { typed } from '../../typed';
 
-const Enum = (values: string[], description: string) => Type.Optional(Type.Unsafe<string>({ type: 'string', enum: values, description }));
+export default async function explorerRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
 
-export default async function explorerRoutes(app: FastifyInstance) {
   app.get(
     '/:projectId/test-case-explorer',
     {
@@ -22,28 +25,22 @@ export default async function explorerRoutes(app: FastifyInstance) {
           '`status`: failing = at least one failed result in the window, flaky = at least one flaky result, stable = neither ' +
           '(and at least one ran), slow = p95 at least max(1 s, 2 × the project median) (settings ANALYTICS_SLOW_TEST_MIN_MS, ' +
           'ANALYTICS_SLOW_TEST_FACTOR); failing, flaky and slow may overlap. Ties of `sortBy` break by title, then test id.',
-        params: Type.Object({ projectId: Type.String() }),
-        querystring: Type.Object({
-          ...DaysQuery(),
-          status: Enum(['flaky', 'failing', 'stable', 'slow'], 'filter'),
-          sortBy: Enum(['flaky_rate', 'failure_rate', 'p95_duration', 'executions'], 'sort key (default executions)'),
-          order: Enum(['asc', 'desc'], 'default desc'),
-          ...PageQuery(EXPLORER_PAGE_SIZES),
-        }),
+        params: ProjectParams,
+        querystring: ExplorerQuery,
         response: { 200: OkPage(Type.Ref(AnalyticsTestSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue & { days: number; status?: string; sortBy?: string; order?: string };
+      const { status, sortBy, order } = request.query;
+      const q = pageOf(request.query);
       const res = await app.services.analytics.listExplorerTests(
         {
-          projectId,
-          days: q.days,
-          status: q.status ?? '',
-          sortBy: q.sortBy ?? '',
-          order: q.order ?? '',
-          page: { page: q.page, limit: q.limit },
+          projectId: request.params.projectId,
+          days: daysOf(request.query),
+          status: status === undefined ? undefined : explorerStatus.toProto(status),
+          sortBy: sortBy === undefined ? undefined : explorerSort.toProto(sortBy),
+          order: order === undefined ? undefined : sortOrder.toProto(order),
+          page: q,
         },
         request.callOptions(),
       );

@@ -1,41 +1,41 @@
 /**
- * Shapes of the analytics families (dashboard, filters, test-case-explorer, specs, analytics): TypeBox schemas and
- * the mapping from analytics.proto. Counts are integers, rates percentages with two decimals over the results
- * that ran (skipped excluded), durations integer milliseconds (averages with two decimals), dates ISO 8601.
+ * What every analytics family (analytics, dashboard, filters, specs, test-case-explorer) shares: the `days` rule of
+ * spec §4.1, the figures of a test, a day and a breakdown as TypeBox schemas, and their mapping from
+ * analytics.proto. Counts are integers, rates percentages with two decimals over the results that ran (skipped
+ * excluded), durations integer milliseconds (averages with two decimals), dates ISO 8601.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import { Type, type Static } from '@sinclair/typebox';
 import type {
   BreakdownRow,
   DayTrend,
   DurationPercentiles,
   OutcomeStats,
   RunStatusCounts,
-  SpecRow,
-  TestColumns,
   TestRow,
-  Window,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { iso } from '../common/json';
+import { DEFAULT_WINDOW_DAYS, WINDOW_DAYS, type WindowDays } from './values';
 
 // ---- the `days` rule of spec §4.1 --------------------------------------------------------------------------
 
-export const WINDOW_DAYS = [7, 30, 90] as const;
-
 /**
- * Spec §4.1: `days` is snapped to 7, 30 or 90 (the nearest; a tie goes to the longer window: 60 → 90); absent or
- * invalid (not a whole number ≥ 1, e.g. `abc`, `7d`, `1.5`, `0`, `-7`, a repeated key) → 30.
+ * `days` is snapped to 7, 30 or 90 (the nearest; a tie goes to the longer window: 60 → 90); absent or invalid
+ * (not a whole number ≥ 1, e.g. `abc`, `7d`, `1.5`, `0`, `-7`, a repeated key) → 30.
  */
-export function snapDays(raw: unknown): 7 | 30 | 90 {
-  if (typeof raw !== 'string' && typeof raw !== 'number') return 30;
+export function snapDays(raw: unknown): WindowDays {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return DEFAULT_WINDOW_DAYS;
   const s = String(raw).trim();
-  if (!/^\d+$/.test(s)) return 30;
+  if (!/^\d+$/.test(s)) return DEFAULT_WINDOW_DAYS;
   const n = Number(s);
-  if (!Number.isFinite(n) || n < 1) return 30;
-  let best: 7 | 30 | 90 = 7;
+  if (!Number.isFinite(n) || n < 1) return DEFAULT_WINDOW_DAYS;
+  let best: WindowDays = WINDOW_DAYS[0];
   for (const w of WINDOW_DAYS) if (Math.abs(n - w) <= Math.abs(n - best)) best = w;
   return best;
+}
+
+/** A preValidation hook of the routes with `days`: replaces it by its snapped value before the schema sees it. */
+export async function snapDaysHook(request: { query: { days?: unknown } }): Promise<void> {
+  request.query.days = snapDays(request.query.days);
 }
 
 export const DaysQuery = () => ({
@@ -43,7 +43,7 @@ export const DaysQuery = () => ({
     // Any value is accepted (spec §4.1: invalid means 30), so the document must not call other values invalid.
     Type.Unsafe<number>({
       type: ['integer', 'string'],
-      default: 30,
+      default: DEFAULT_WINDOW_DAYS,
       examples: [...WINDOW_DAYS],
       description:
         'rolling window in days, ending today (UTC, today included). Any value is snapped to the nearest of 7, 30, 90 ' +
@@ -52,22 +52,19 @@ export const DaysQuery = () => ({
   ),
 });
 
-/** preValidation hook: replaces `days` by its snapped value before the schema sees it. */
-export async function snapDaysHook(request: FastifyRequest): Promise<void> {
-  const q = request.query as Record<string, unknown>;
-  q.days = snapDays(q.days);
-}
+/** The window a validated query asks for (the hook has snapped it; the types cannot know it). */
+export const daysOf = (q: { days?: number }): number => q.days ?? DEFAULT_WINDOW_DAYS;
 
 // ---- schemas -----------------------------------------------------------------------------------------------
 
-const Rates = {
+export const Rates = {
   passRate: Type.Number({ description: 'passed / results that ran × 100 (two decimals; 0 when none ran)' }),
   failureRate: Type.Number({ description: 'failed / results that ran × 100' }),
   flakyRate: Type.Number({ description: 'flaky / results that ran × 100' }),
   avgDuration: Type.Number({ description: 'average duration of the results that ran, ms (two decimals)' }),
 };
 
-const Counts = {
+export const Counts = {
   executions: Type.Integer({ description: 'results (one per test per run), skipped included' }),
   passed: Type.Integer({ description: 'outcome expected' }),
   failed: Type.Integer({ description: 'outcome unexpected (failed, timed out, interrupted; quarantined failures included)' }),
@@ -75,7 +72,7 @@ const Counts = {
   skipped: Type.Integer(),
 };
 
-const Percentiles = {
+export const Percentiles = {
   p50Duration: Type.Integer({ description: 'ms; percentiles are estimated within 2.5 %' }),
   p90Duration: Type.Integer(),
   p95Duration: Type.Integer(),
@@ -84,7 +81,7 @@ const Percentiles = {
   maxDuration: Type.Integer({ description: 'ms, exact' }),
 };
 
-const DateTimeOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+export const DateTimeOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 export const AnalyticsTestSchema = Type.Object(
   {
@@ -103,47 +100,19 @@ export const AnalyticsTestSchema = Type.Object(
   },
   { $id: 'AnalyticsTest', title: 'AnalyticsTest', description: 'One automated test over the window' },
 );
-
-export const AnalyticsPerformanceSchema = Type.Object(
-  {
-    testId: Type.String({ description: 'stable test identity: the `testId` of GET /test-cases/history' }),
-    title: Type.String({ description: 'title path joined with " › "' }),
-    file: Type.String({ description: 'spec file' }),
-    projectName: Type.String({ description: 'Playwright project (browser) name; may be empty' }),
-    ...Counts,
-    ...Rates,
-    ...Percentiles,
-    lastRunAt: DateTimeOrNull,
-  },
-  {
-    $id: 'AnalyticsPerformance',
-    title: 'AnalyticsPerformance',
-    description:
-      'Duration percentiles of one test merged with its failure statistics (a lean AnalyticsTest: one row per test of the project)',
-  },
-);
-
-export const AnalyticsSpecSchema = Type.Object(
-  {
-    file: Type.String(),
-    tests: Type.Integer({ description: 'distinct tests of the file with results in the window' }),
-    ...Counts,
-    ...Rates,
-    ...Percentiles,
-    lastRunAt: DateTimeOrNull,
-  },
-  { $id: 'AnalyticsSpec', title: 'AnalyticsSpec', description: 'One spec file over the window' },
-);
+export type AnalyticsTestJson = Static<typeof AnalyticsTestSchema>;
 
 export const AnalyticsDaySchema = Type.Object(
   { date: Type.String({ format: 'date', description: 'UTC day' }), runs: Type.Integer(), ...Counts, ...Rates },
   { $id: 'AnalyticsDay', title: 'AnalyticsDay', description: 'One UTC day; days without runs are present with zeros' },
 );
+export type AnalyticsDayJson = Static<typeof AnalyticsDaySchema>;
 
 export const AnalyticsBreakdownSchema = Type.Object(
   { name: Type.String({ description: 'environment, branch or tag ("" = none given)' }), runs: Type.Integer(), ...Counts, ...Rates },
   { $id: 'AnalyticsBreakdown', title: 'AnalyticsBreakdown' },
 );
+export type AnalyticsBreakdownJson = Static<typeof AnalyticsBreakdownSchema>;
 
 export const WindowFields = {
   days: Type.Integer({ description: 'the window used (after snapping)' }),
@@ -159,12 +128,9 @@ export const RunCountsSchema = Type.Object({
   incomplete: Type.Integer(),
 });
 
-export const TotalsSchema = Type.Object({ runs: Type.Integer(), ...Counts, ...Rates });
-
 // ---- proto → JSON ------------------------------------------------------------------------------------------
 
 const n = (v: bigint | number | undefined) => Number(v ?? 0);
-const iso = (t?: Timestamp) => (t ? timestampDate(t).toISOString() : null);
 
 export const countsOf = (s?: OutcomeStats) => ({
   executions: n(s?.executions),
@@ -190,7 +156,7 @@ export const percentilesOf = (d?: DurationPercentiles) => ({
   maxDuration: n(d?.maxMs),
 });
 
-export const testJson = (t: TestRow) => ({
+export const testJson = (t: TestRow): AnalyticsTestJson => ({
   testId: t.testId,
   title: t.title,
   titlePath: t.titlePath,
@@ -205,57 +171,19 @@ export const testJson = (t: TestRow) => ({
   lastFlakyAt: iso(t.lastFlakyAt),
 });
 
-export const specJson = (s: SpecRow) => ({
-  file: s.file,
-  tests: n(s.tests),
-  ...countsOf(s.stats),
-  ...ratesOf(s.stats),
-  ...percentilesOf(s.durations),
-  lastRunAt: iso(s.lastRunAt),
+export const dayJson = (d: DayTrend): AnalyticsDayJson => ({ date: d.date, runs: n(d.runs), ...countsOf(d.stats), ...ratesOf(d.stats) });
+
+export const breakdownJson = (b: BreakdownRow): AnalyticsBreakdownJson => ({
+  name: b.name,
+  runs: n(b.runs),
+  ...countsOf(b.stats),
+  ...ratesOf(b.stats),
 });
 
-export const dayJson = (d: DayTrend) => ({ date: d.date, runs: n(d.runs), ...countsOf(d.stats), ...ratesOf(d.stats) });
-
-export const breakdownJson = (b: BreakdownRow) => ({ name: b.name, runs: n(b.runs), ...countsOf(b.stats), ...ratesOf(b.stats) });
-
-export const windowJson = (w?: Window) => ({ days: w?.days ?? 0, from: w?.fromDate ?? '', until: w?.untilDate ?? '' });
-
-export const runCountsJson = (r?: RunStatusCounts) => ({
+export const runCountsJson = (r?: RunStatusCounts): Static<typeof RunCountsSchema> => ({
   total: n(r?.total),
   passed: n(r?.passed),
   failed: n(r?.failed),
   interrupted: n(r?.interrupted),
   incomplete: n(r?.incomplete),
 });
-
-/** Performance rows (AnalyticsPerformance) from the columnar form (TestColumns). */
-export function performanceJsonFromColumns(c?: TestColumns) {
-  if (!c) return [];
-  const out = [];
-  for (let i = 0; i < c.testId.length; i++) {
-    const last = c.lastRunAtMs[i]!;
-    out.push({
-      testId: c.testId[i]!,
-      title: c.title[i]!,
-      file: c.file[i]!,
-      projectName: c.projectName[i]!,
-      executions: c.executions[i]!,
-      passed: c.passed[i]!,
-      failed: c.failed[i]!,
-      flaky: c.flaky[i]!,
-      skipped: c.skipped[i]!,
-      passRate: c.passRate[i]!,
-      failureRate: c.failureRate[i]!,
-      flakyRate: c.flakyRate[i]!,
-      avgDuration: c.avgDurationMs[i]!,
-      p50Duration: c.p50Ms[i]!,
-      p90Duration: c.p90Ms[i]!,
-      p95Duration: c.p95Ms[i]!,
-      p99Duration: c.p99Ms[i]!,
-      minDuration: c.minMs[i]!,
-      maxDuration: c.maxMs[i]!,
-      lastRunAt: last > 0 ? new Date(last).toISOString() : null,
-    });
-  }
-  return out;
-}

@@ -5,9 +5,11 @@
  */
 import type { Queryable } from '@assay/db';
 import { percentilesOf, sumHists, type Hist } from '../domain/histogram';
-import { addAgg, emptyAgg, type Agg } from '../domain/stats';
+import { addAgg, emptyAgg, ranOf, type Agg } from '../domain/stats';
 import {
   aggOf,
+  SUMS,
+  testIdentityOfRow,
   emptyRunCounts,
   fillDays,
   mergeBreakdown,
@@ -15,7 +17,7 @@ import {
   type DayFigures,
   type RunCounts,
   type TestFigures,
-} from './read';
+} from './windows';
 
 export interface ReportFilters {
   branch?: string;
@@ -37,11 +39,7 @@ export interface ReportFigures {
   byTag: BreakdownFigures[];
 }
 
-const SUMS = `sum(executions) AS executions, sum(passed) AS passed, sum(failed) AS failed, sum(flaky) AS flaky,
-  sum(skipped) AS skipped, sum(dur_sum) AS dur_sum`;
-
 const cmpTitle = (a: TestFigures, b: TestFigures) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.testId < b.testId ? -1 : 1);
-const ranOf = (a: Agg) => a.executions - a.skipped;
 
 export async function reportFigures(
   db: Queryable,
@@ -135,15 +133,7 @@ export async function reportFigures(
          FROM tests t JOIN files f ON f.file_key = t.file_key WHERE t.test_key = ANY($1::int[])`,
       [[...byTest.keys()]],
     );
-    for (const r of rows)
-      ids.set(Number(r.test_key), {
-        testId: r.test_id,
-        title: r.title,
-        titlePath: r.title_path,
-        file: r.file,
-        projectName: r.project_name,
-        tags: r.tags,
-      });
+    for (const r of rows) ids.set(Number(r.test_key), testIdentityOfRow(r));
   }
   const all: TestFigures[] = [...byTest.entries()].map(([k, a]) => ({ ...ids.get(k)!, agg: a, p: percentilesOf(a.hist) }));
   const top = (keep: (t: TestFigures) => boolean, order: (x: TestFigures, y: TestFigures) => number) =>

@@ -1,25 +1,52 @@
-/** CONTRACT §2 report shapes: the request body, the status object, and the PDF answers. */
+/**
+ * The `reports` family (CONTRACT §2 "Reports"): the request body, the query of the synchronous PDF, the status
+ * object and its mapper from reports.proto, and the PDF answers.
+ */
 import { Type, type Static } from '@sinclair/typebox';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { Report } from '@assay/proto/assay/reports/v1/reports_pb';
+import { ReportStatus, type Report } from '@assay/proto/assay/reports/v1/reports_pb';
+import { enumMap } from '../common/enums';
+import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import {
+  DEFAULT_REPORT_DAYS,
+  MAX_FILTER_LENGTH,
+  MAX_PUBLIC_REPORT_DAYS,
+  MAX_REPORT_TAGS,
+  MAX_TAGS_TEXT_LENGTH,
+  REPORT_STATUSES,
+  type ReportStatusName,
+} from './values';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Filter = (what: string) => Type.String({ minLength: 1, maxLength: 200, description: `only runs of this ${what} (exact match)` });
+export const reportStatus = enumMap<ReportStatusName, ReportStatus>([
+  ['pending', ReportStatus.PENDING],
+  ['ready', ReportStatus.READY],
+  ['failed', ReportStatus.FAILED],
+]);
 
-export const REPORT_DAYS = { minimum: 1, maximum: 30, default: 7 };
+const Days = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    maximum: MAX_PUBLIC_REPORT_DAYS,
+    default: DEFAULT_REPORT_DAYS,
+    description: 'the N whole UTC days ending today (today included)',
+  }),
+);
+const Filter = (what: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_FILTER_LENGTH, description: `only runs of this ${what} (exact match)` });
+
+export const ReportParams = Type.Object({ projectId: Type.String(), reportId: Type.String() });
 
 export const CreateReportBody = Type.Object(
   {
-    days: Type.Optional(Type.Integer({ ...REPORT_DAYS, description: 'the N whole UTC days ending today (today included)' })),
+    days: Days,
     branch: Type.Optional(Filter('git branch')),
     environment: Type.Optional(Filter('environment')),
     tags: Type.Optional(
       Type.Union(
         [
-          Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20 }),
-          Type.String({ maxLength: 4000, description: 'comma-separated' }),
+          Type.Array(Type.String({ minLength: 1, maxLength: MAX_FILTER_LENGTH }), { maxItems: MAX_REPORT_TAGS }),
+          Type.String({ maxLength: MAX_TAGS_TEXT_LENGTH, description: 'comma-separated' }),
         ],
-        { description: 'only results whose test or run carries at least one of these tags (at most 20)' },
+        { description: `only results whose test or run carries at least one of these tags (at most ${MAX_REPORT_TAGS})` },
       ),
     ),
   },
@@ -28,20 +55,21 @@ export const CreateReportBody = Type.Object(
 export type CreateReportBodyValue = Static<typeof CreateReportBody>;
 
 export const PdfQuery = Type.Object({
-  days: Type.Optional(Type.Integer({ ...REPORT_DAYS, description: 'the N whole UTC days ending today (today included)' })),
+  days: Days,
   branch: Type.Optional(Filter('git branch')),
   environment: Type.Optional(Filter('environment')),
 });
-export type PdfQueryValue = Static<typeof PdfQuery>;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+/** The tags of a body: either form as a list. */
+export const reportTags = (tags: CreateReportBodyValue['tags']): string[] => (typeof tags === 'string' ? tags.split(',') : (tags ?? []));
 
 export const ReportSchema = Type.Object(
   {
     reportId: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('failed')], {
-      description: 'pending until the PDF is generated; then ready (download it) or failed (see failureReason)',
-    }),
+    status: Type.Union(
+      REPORT_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'pending until the PDF is generated; then ready (download it) or failed (see failureReason)' },
+    ),
     createdAt: DateTime,
     completedAt: Type.Union([DateTime, Type.Null()], { description: 'when it became ready or failed' }),
     sizeBytes: Type.Integer({ minimum: 0, description: 'length of the PDF in bytes (0 until ready): exactly the length of the download' }),
@@ -64,17 +92,18 @@ export const ReportSchema = Type.Object(
 export type ReportJson = Static<typeof ReportSchema>;
 
 export function reportToJson(r: Report): ReportJson {
+  const status = reportStatus.fromProto(r.status);
   return {
     reportId: r.id,
-    status: r.status as ReportJson['status'],
-    createdAt: timestampDate(r.createdAt!).toISOString(),
-    completedAt: r.completedAt ? timestampDate(r.completedAt).toISOString() : null,
+    status,
+    createdAt: isoRequired(r.createdAt),
+    completedAt: iso(r.completedAt),
     sizeBytes: Number(r.sizeBytes),
     fileName: r.fileName,
-    failureReason: r.status === 'failed' ? r.failureReason : null,
+    failureReason: status === 'failed' ? r.failureReason : null,
     period: { days: r.days, from: r.fromDate, until: r.untilDate },
     filters: { branch: r.filters?.branch || null, environment: r.filters?.environment || null, tags: r.filters?.tags ?? [] },
-    expiresAt: timestampDate(r.expiresAt!).toISOString(),
+    expiresAt: isoRequired(r.expiresAt),
   };
 }
 

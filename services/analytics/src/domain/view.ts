@@ -12,10 +12,11 @@ import type {
   TestRowSchema,
   WindowSchema,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { dateOf, dayStart } from '../domain/days';
-import type { Percentiles } from '../domain/histogram';
-import { avgDuration, rate, ranOf, type Agg } from '../domain/stats';
-import type { BreakdownFigures, DayFigures, RunCounts, SpecFigures, TestFigures } from '../store/read';
+import { dateOf, dayStart } from './days';
+import type { Percentiles } from './histogram';
+import { avgDuration, rate, ranOf, type Agg } from './stats';
+import type { SpecFigures } from '../store/specs';
+import type { BreakdownFigures, DayFigures, RunCounts, TestFigures } from '../store/windows';
 
 const ts = (ms: number | null) => (ms === null ? undefined : timestampFromDate(new Date(ms)));
 

@@ -1,0 +1,54 @@
+/** SQL of the `analytics` family: the performance list and the breakdowns of the summary. */
+import type { Queryable } from '@assay/db';
+import { aggOf, mergeBreakdown, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
+
+/** Every test that ran in the window, slowest p95 first. */
+export async function performance(db: Queryable, projectKey: number, window: number): Promise<TestFigures[]> {
+  const { rows } = await db.query(
+    `SELECT ${TEST_COLUMNS}
+       FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
+      WHERE w.project_key = $1 AND w.window_days = $2 AND w.executions > w.skipped
+      ORDER BY w.p95 DESC, t.title COLLATE "C", t.test_id`,
+    [projectKey, window],
+  );
+  return rows.map(testOfRow);
+}
+
+/** By environment or branch: results from the project's daily rows, runs from the runs. */
+export async function breakdown(
+  db: Queryable,
+  projectKey: number,
+  kind: 'environment' | 'branch',
+  from: number,
+  until: number,
+): Promise<BreakdownFigures[]> {
+  const col = kind === 'environment' ? 'env_key' : 'branch_key';
+  const [results, runs] = await Promise.all([
+    db.query(
+      `SELECT d.value AS name, ${SUMS} FROM project_days p JOIN dims d ON d.dim_key = p.${col}
+        WHERE p.project_key = $1 AND p.day BETWEEN $2 AND $3 GROUP BY d.value`,
+      [projectKey, from, until],
+    ),
+    db.query(
+      `SELECT ${kind} AS name, count(*) AS runs FROM runs
+        WHERE project_key = $1 AND folded_at IS NOT NULL AND day BETWEEN $2 AND $3 GROUP BY ${kind}`,
+      [projectKey, from, until],
+    ),
+  ]);
+  return mergeBreakdown(
+    new Map(results.rows.map((r) => [r.name as string, aggOf(r)])),
+    new Map(runs.rows.map((r) => [r.name as string, Number(r.runs)])),
+  );
+}
+
+export async function byTag(db: Queryable, projectKey: number, from: number, until: number): Promise<BreakdownFigures[]> {
+  const { rows } = await db.query(
+    `SELECT d.value AS name, sum(runs) AS runs, ${SUMS} FROM tag_days g JOIN dims d ON d.dim_key = g.tag_key
+      WHERE g.project_key = $1 AND g.day BETWEEN $2 AND $3 GROUP BY d.value`,
+    [projectKey, from, until],
+  );
+  return mergeBreakdown(
+    new Map(rows.map((r) => [r.name as string, aggOf(r)])),
+    new Map(rows.map((r) => [r.name as string, Number(r.runs)])),
+  );
+}
