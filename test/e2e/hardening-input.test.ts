@@ -2,6 +2,8 @@
  * Hardening (issue 15, item 9): wrong statuses under bad input and faults.
  *  - A NUL character in a path parameter, a query value or anywhere in a JSON body is 400 VALIDATION_ERROR
  *    naming where, never a 500, and nothing is written; in a streamed ingestion body too.
+ *  - URL fields (issue 15, item 6) take http and https only: `javascript:` or `data:` in a linked issue, a deploy
+ *    URL, a run link or the CI links of ingestion metadata is 400 naming the field, and nothing is created.
  *  - The identity service's database down while a request authenticates: 503 SERVICE_UNAVAILABLE with
  *    Retry-After (the caller should retry), never 500.
  */
@@ -64,6 +66,66 @@ describe('NUL characters', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect((await api.get(`/${t.projectId}/test-runs`)).body.pagination.total).toBe(before);
+  });
+});
+
+describe('URL fields: http and https only', () => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await testAdmin().tenant('owner');
+  });
+
+  it.each<[string, string, Record<string, unknown>, string]>([
+    [
+      'a session linked issue',
+      'sessions',
+      { name: 's', linkedIssues: [{ url: 'javascript:alert(document.cookie)' }] },
+      'body.linkedIssues.0.url',
+    ],
+    [
+      'a release deploy URL',
+      'releases',
+      { name: 'r', buildTarget: { platform: 'web', deployUrl: 'javascript:alert(1)' } },
+      'body.buildTarget.deployUrl',
+    ],
+    [
+      'a manual run link',
+      'manual-runs',
+      { name: 'm', links: [{ title: 'CI', url: 'data:text/html;base64,PHNjcmlwdD54KCk8L3NjcmlwdD4=' }] },
+      'body.links.0.url',
+    ],
+    [
+      'a manual run linked issue',
+      'manual-runs',
+      { name: 'm', linkedIssues: [{ displayId: 'A-1', url: 'vbscript:x' }] },
+      'body.linkedIssues.0.url',
+    ],
+  ])('%s → 400, nothing created', async (_what, family, body, path) => {
+    const api = testApi(t.token);
+    const before = (await api.get(`/${t.projectId}/${family}`)).body.pagination.total;
+    const res = await api.post(`/${t.projectId}/${family}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path, message: 'must be an http or https URL' }]);
+    expect((await api.get(`/${t.projectId}/${family}`)).body.pagination.total).toBe(before);
+  });
+
+  it.each([
+    ['ci.buildUrl', { ci: { buildUrl: 'javascript:alert(1)' } }, 'body.metadata.ci.buildUrl'],
+    ['ci.pipeline.url', { ci: { pipeline: { id: '1', url: 'JAVASCRIPT:alert(1)' } } }, 'body.metadata.ci.pipeline.url'],
+    [
+      'git.repository.url',
+      { git: { branch: 'main', repository: { name: 'r', url: 'data:text/html,x' } } },
+      'body.metadata.git.repository.url',
+    ],
+  ])('ingestion metadata %s → 400, no run created', async (_what, metadata, path) => {
+    const api = testApi(t.token);
+    const before = (await api.get(`/${t.projectId}/test-runs`)).body.pagination.total;
+    const res = await api.post(`/api/v1/ingest/${t.projectId}/runs`, { metadata });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path, message: 'must be an http or https URL' }] });
+    expect((await api.get(`/${t.projectId}/test-runs`)).body.pagination.total).toBe(before);
+    const ok = await api.post(`/api/v1/ingest/${t.projectId}/runs`, { metadata: { ci: { buildUrl: 'https://ci.example.test/1' } } });
+    expect(ok.status).toBe(201);
   });
 });
 

@@ -16,6 +16,8 @@ export const DASHBOARD_DAYS = 30;
 export const TOP_TESTS = 10;
 /** Runs running now that the dashboard lists (newest first). */
 export const MAX_ACTIVE_RUNS = 50;
+/** Rows of GET /analytics/test-cases/performance (slowest p95 first; the spec gives it no paging). */
+export const MAX_PERFORMANCE_ROWS = 5000;
 
 /** The explorer's `status` filter. */
 export const EXPLORER_STATUSES = ['flaky', 'failing', 'stable', 'slow'] as const;

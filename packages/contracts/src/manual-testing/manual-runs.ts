@@ -162,7 +162,8 @@ const Links = Type.Array(
   Type.Object({ title: Type.String({ minLength: 1 }), url: Type.String({ format: 'uri' }) }, { additionalProperties: false }),
 );
 const SelectionModeSchema = literals(SELECTION_MODES, {
-  description: '`all` (default): every active case; `selected`: testCaseIds and suiteIds (with their sub-suites)',
+  description:
+    '`all` (default): every case of the project, whatever its status; `selected`: testCaseIds and suiteIds (with their sub-suites)',
 });
 
 const common = {

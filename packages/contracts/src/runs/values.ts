@@ -79,6 +79,9 @@ export const REPORT_TEXT_LIMITS = {
  * Limits on a report's shape, refused with 400 VALIDATION_ERROR naming where: no name a person could not read,
  * no nesting that only exists to exhaust a parser.
  */
+/** Characters of an action rule's title pattern (a regular expression, run by a linear-time engine). */
+export const MAX_RULE_PATTERN = 500;
+
 export const REPORT_SHAPE_LIMITS = {
   /** Characters of one title (a suite's, a test's, one element of a title path) and of a file path or project name. */
   maxTitle: 1000,

@@ -1,15 +1,17 @@
 /** SQL of the `analytics` family: the performance list and the breakdowns of the summary. */
 import type { Queryable } from '@assay/db';
+import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
 import { aggOf, mergeBreakdown, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
 
-/** Every test that ran in the window, slowest p95 first. */
+/** Every test that ran in the window, slowest p95 first, at most MAX_PERFORMANCE_ROWS. */
 export async function performance(db: Queryable, projectKey: number, window: number): Promise<TestFigures[]> {
   const { rows } = await db.query(
     `SELECT ${TEST_COLUMNS}
        FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
       WHERE w.project_key = $1 AND w.window_days = $2 AND w.executions > w.skipped
-      ORDER BY w.p95 DESC, t.title COLLATE "C", t.test_id`,
-    [projectKey, window],
+      ORDER BY w.p95 DESC, t.title COLLATE "C", t.test_id
+      LIMIT $3`,
+    [projectKey, window, MAX_PERFORMANCE_ROWS],
   );
   return rows.map(testOfRow);
 }

@@ -4,6 +4,7 @@
  * of the window (and only of it), the `days` rule, the empty project, and answers cached per read-model version.
  */
 import { Code } from '@connectrpc/connect';
+import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
 import { analyticsUnit, daysAgo, refused, type AnalyticsUnit } from './fixture';
 
 let u: AnalyticsUnit;
@@ -101,6 +102,17 @@ describe('analytics handlers: performance', () => {
     expect(cols.columns!.testId).toEqual(rows.tests.map((t) => t.testId));
     expect(cols.columns!.executions).toEqual(rows.tests.map((t) => Number(t.stats!.executions)));
     expect(cols.columns!.titlePathLengths).toEqual([2, 2, 2]);
+  });
+
+  it(`answers at most ${MAX_PERFORMANCE_ROWS} rows, the slowest`, async () => {
+    const Q = 'q'.repeat(24);
+    const results = Array.from({ length: MAX_PERFORMANCE_ROWS + 1 }, (_, i) => ({ test: `bulk ${i}`, ms: i === 0 ? 1 : 1000 + i }));
+    await u.fold(Q, { id: 'run-bulk', at: daysAgo(0), results });
+    const cols = await u.client.getTestPerformance({ projectId: Q, days: 7, columnar: true });
+    expect(cols.columns!.testId).toHaveLength(MAX_PERFORMANCE_ROWS);
+    // The fastest test (1 ms; the others take a second or more) is the one left out.
+    const rows = await u.client.getTestPerformance({ projectId: Q, days: 7 });
+    expect(rows.tests.map((t) => t.title)).not.toContain('suite › bulk 0');
   });
 
   it('empty for a project with nothing folded; refuses a window it does not keep', async () => {

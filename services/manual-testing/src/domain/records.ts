@@ -1,6 +1,7 @@
 /** Body parts that releases, sessions, manual runs and run cases share: linked issues, build targets, dates, tags. */
 import type { BuildTarget, LinkedIssue } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { platform } from '@assay/contracts/manual-testing/releases';
+import { HTTP_URL_MESSAGE, isHttpUrl } from '@assay/contracts/common/url';
 import type { BuildTargetData, LinkedIssueData } from '../store/releases';
 import { enumName, type Violations } from './violations';
 
@@ -10,6 +11,7 @@ export function parseLinkedIssues(issues: LinkedIssue[], path: string, v: Violat
     const out: LinkedIssueData = {};
     if (i.provider !== undefined) out.provider = i.provider;
     if (i.displayId !== undefined) out.displayId = i.displayId;
+    if (i.url !== undefined && i.url.trim() !== '' && !isHttpUrl(i.url)) v.add(`${path}.${n}.url`, HTTP_URL_MESSAGE);
     if (i.url !== undefined) out.url = i.url;
     if (i.title !== undefined) out.title = i.title;
     return out;
@@ -24,6 +26,8 @@ export function parseBuildTarget(b: BuildTarget, v: Violations): BuildTargetData
   if (b.version !== undefined) out.version = b.version;
   if (b.buildNumber !== undefined) out.buildNumber = b.buildNumber;
   if (b.source !== undefined) out.source = b.source;
+  if (b.deployUrl !== undefined && b.deployUrl.trim() !== '' && !isHttpUrl(b.deployUrl))
+    v.add('body.buildTarget.deployUrl', HTTP_URL_MESSAGE);
   if (b.deployUrl !== undefined) out.deployUrl = b.deployUrl;
   return out;
 }

@@ -45,6 +45,7 @@ import { findSuite } from '../store/manual-test-suites';
 import { sanitizeRichHtml } from '../domain/html';
 import { resolveMember } from '../domain/members';
 import { cleanTags, parseLinkedIssues } from '../domain/records';
+import { HTTP_URL_MESSAGE, isHttpUrl } from '@assay/contracts/common/url';
 import { checkName, enumName, invalid, Violations } from '../domain/violations';
 import { authorOf, checkReleaseRef, member, requireSomeField, trail, ts } from './common';
 
@@ -101,13 +102,7 @@ function checkForecast(forecast: number | undefined, v: Violations): void {
 function parseLinks(links: RunLink[], v: Violations): RunLinkData[] {
   return links.map((l, i) => {
     if (l.title.trim() === '') v.add(`body.links.${i}.title`, 'must not be empty');
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(l.url).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) v.add(`body.links.${i}.url`, 'must be an http or https URL');
+    if (!isHttpUrl(l.url)) v.add(`body.links.${i}.url`, HTTP_URL_MESSAGE);
     return { title: l.title, url: l.url };
   });
 }

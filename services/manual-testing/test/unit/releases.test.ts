@@ -33,7 +33,7 @@ describe('releases handlers', () => {
     });
     expect(r).toMatchObject({
       name: 'R1',
-      note: '<p>ok</p><img />',
+      note: '<p>ok</p>',
       depth: 1,
       startDate: '2026-01-01',
       endDate: '2026-01-02T08:00:00.000Z',

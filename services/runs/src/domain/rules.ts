@@ -3,8 +3,13 @@
  * but does not fail the run) and `tag` (adds a tag). A rule matches a test when every criterion it sets holds:
  * `titlePattern` is a case-insensitive regular expression on the full title (`describe › test`), `file` equals
  * the test's file or is a path suffix of it, `matchTag` is one of the test's tags (with or without `@`).
+ *
+ * Patterns are written by admins but run on every ingested title, so they run on RE2 (re2js): matching time is
+ * linear in the title whatever the pattern, so no pattern can backtrack catastrophically. RE2 has no lookaround or
+ * backreferences; a pattern using them is refused when the rule is created.
  */
-import type { RuleOperationName, RuleStatusName } from '@assay/contracts/runs/values';
+import { RE2JS } from 're2js';
+import { MAX_RULE_PATTERN, type RuleOperationName, type RuleStatusName } from '@assay/contracts/runs/values';
 
 export interface RuleRow {
   id: string;
@@ -36,20 +41,24 @@ export interface CompiledRule {
   matches(t: { file: string; fullTitle: string; tags: string[] }): boolean;
 }
 
-export function compileRule(rule: RuleRow): CompiledRule {
-  let re: RegExp | undefined;
-  if (rule.titlePattern) {
-    try {
-      re = new RegExp(rule.titlePattern, 'i');
-    } catch {
-      re = undefined;
-    }
+/** The pattern compiled, or why it cannot be (too long, or syntax RE2 does not have). */
+export function compileTitlePattern(pattern: string): { re: RE2JS } | { problem: string } {
+  if (pattern.length > MAX_RULE_PATTERN) return { problem: `must be at most ${MAX_RULE_PATTERN} characters` };
+  try {
+    return { re: RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE) };
+  } catch (e) {
+    return { problem: `is not a valid regular expression (RE2 syntax: no lookaround or backreferences): ${(e as Error).message}` };
   }
+}
+
+export function compileRule(rule: RuleRow): CompiledRule {
+  const compiled = rule.titlePattern ? compileTitlePattern(rule.titlePattern) : undefined;
+  const re = compiled && 're' in compiled ? compiled.re : undefined;
   const file = rule.file?.replace(/^\.?\//, '');
   return {
     rule,
     matches(t) {
-      if (rule.titlePattern && (!re || !re.test(t.fullTitle))) return false;
+      if (rule.titlePattern && (!re || !re.matcher(t.fullTitle).find())) return false;
       if (file && !(t.file === file || t.file.endsWith(`/${file}`))) return false;
       if (rule.matchTag && !t.tags.some((x) => bare(x) === bare(rule.matchTag!))) return false;
       return true;

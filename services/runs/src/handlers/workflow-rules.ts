@@ -11,7 +11,7 @@ import { paging, pageInfo } from '@assay/service-kit';
 import { ruleOperation, ruleStatus as ruleStatuses } from '@assay/contracts/runs/workflow-rules';
 import { RULE_OPERATIONS, type RuleOperationName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
-import { ruleStatus, type RuleRow } from '../domain/rules';
+import { compileTitlePattern, ruleStatus, type RuleRow } from '../domain/rules';
 import { enumValue } from '../domain/values';
 import { disableRule, insertRule, listRules } from '../store/action-rules';
 
@@ -69,13 +69,8 @@ export function ruleAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminS
       if (operations.includes('tag') && !req.tag) details.push({ path: 'tag', message: 'the tag operation needs the tag to add' });
       if (!req.titlePattern && !req.file && !req.matchTag)
         details.push({ path: 'title-pattern', message: 'a rule needs at least one of title pattern, file or tag to match' });
-      if (req.titlePattern) {
-        try {
-          new RegExp(req.titlePattern, 'i');
-        } catch {
-          details.push({ path: 'title-pattern', message: 'is not a valid regular expression' });
-        }
-      }
+      const pattern = req.titlePattern ? compileTitlePattern(req.titlePattern) : undefined;
+      if (pattern && 'problem' in pattern) details.push({ path: 'title-pattern', message: pattern.problem });
       if (details.length > 0) throw validation(`${details[0]!.path}: ${details[0]!.message}`, details);
       const id = await insertRule(w.pool, {
         projectId: req.projectId,

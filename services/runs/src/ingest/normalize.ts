@@ -9,6 +9,7 @@
 import { AppError } from '@assay/errors';
 import type { AnnotationJson, AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
 import { ATTEMPT_STATUSES, oneOf, REPORT_SHAPE_LIMITS, REPORT_TEXT_LIMITS, type AttemptStatusName } from '@assay/contracts/runs/values';
+import { HTTP_URL_MESSAGE, isHttpUrl } from '@assay/contracts/common/url';
 
 export interface NormAttempt {
   retry: number;
@@ -248,6 +249,12 @@ export function normalizeMetadata(v: Json, path = 'body.metadata'): NormMetadata
     ...(Array.isArray(test.customTags) ? test.customTags.filter((t): t is string => typeof t === 'string') : []),
   ];
   const env = optStr(m.environment, `${path}.environment`) ?? optStr(git.environment, `${path}.git.environment`) ?? '';
+  const links: [Json, string][] = [
+    [ci.buildUrl, `${path}.ci.buildUrl`],
+    [isObj(ci.pipeline) ? ci.pipeline.url : undefined, `${path}.ci.pipeline.url`],
+    [isObj(git.repository) ? git.repository.url : undefined, `${path}.git.repository.url`],
+  ];
+  for (const [url, at] of links) if (typeof url === 'string' && url !== '' && !isHttpUrl(url)) throw new ReportError(at, HTTP_URL_MESSAGE);
   const extra: Record<string, unknown> = {};
   for (const k of ['system', 'pr', 'repository'] as const) {
     const value = k === 'system' ? m.system : git[k];

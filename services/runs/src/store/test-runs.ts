@@ -132,14 +132,7 @@ export async function insertRun(db: Queryable, run: NewRun, opts: { counter?: bo
       counter,
       run.source,
       run.startTime,
-      m.branch,
-      m.environment,
-      m.commit.hash,
-      m.commit.message,
-      m.commit.author,
-      JSON.stringify(m.ci),
-      JSON.stringify(m.extra),
-      m.tags,
+      ...metadataValues(m),
       run.totalTests ?? null,
       run.coverage ? JSON.stringify(run.coverage) : null,
       JSON.stringify(run.reportErrors ?? []),
@@ -148,6 +141,18 @@ export async function insertRun(db: Queryable, run: NewRun, opts: { counter?: bo
   );
   return toRunRow(rows[0]);
 }
+
+/** The metadata columns branch … tags, in that order (insertRun and setRunHeader write the same ones). */
+const metadataValues = (m: NormMetadata) => [
+  m.branch,
+  m.environment,
+  m.commit.hash,
+  m.commit.message,
+  m.commit.author,
+  JSON.stringify(m.ci),
+  JSON.stringify(m.extra),
+  m.tags,
+];
 
 /** What a one-shot report says about its run, known once the whole report has been read. */
 export interface RunHeader {
@@ -167,14 +172,7 @@ export async function setRunHeader(db: Queryable, runId: string, h: RunHeader): 
     [
       runId,
       h.startTime,
-      m.branch,
-      m.environment,
-      m.commit.hash,
-      m.commit.message,
-      m.commit.author,
-      JSON.stringify(m.ci),
-      JSON.stringify(m.extra),
-      m.tags,
+      ...metadataValues(m),
       h.totalTests,
       h.coverage ? JSON.stringify(h.coverage) : null,
       JSON.stringify(h.reportErrors),

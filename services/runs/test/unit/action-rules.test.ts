@@ -54,4 +54,14 @@ describe('action-rules handler', () => {
       u.shift(-10 * 86_400_000);
     }
   });
+
+  it('runs title patterns in linear time: a pattern that backtracks catastrophically in JavaScript still answers', async () => {
+    // (a+)+$ on 40 a's and a "!" takes 2^40 steps in a backtracking engine; RE2 answers at once.
+    const Q = '3'.repeat(24);
+    await u.admin.createRule({ projectId: Q, name: 'nested', operations: [RuleOperation.QUARANTINE], titlePattern: '^(a+)+$' });
+    const evil = await streamRun(u, Q, [{ titlePath: [`${'a'.repeat(40)}!`], status: 'failed', errors: [{ message: 'x' }] }]);
+    expect(evil.finished!.status).toBe('failed');
+    const plain = await streamRun(u, Q, [{ titlePath: ['AAAA'], status: 'failed', errors: [{ message: 'x' }] }]);
+    expect(plain.finished!.status).toBe('passed');
+  });
 });

@@ -29,6 +29,9 @@ describe('workflow-rules handlers', () => {
     ['the tag operation without its tag', { operations: [RuleOperation.TAG] }, ['tag']],
     ['nothing to match', { titlePattern: '' }, ['title-pattern']],
     ['an invalid regular expression', { titlePattern: '(' }, ['title-pattern']],
+    ['a lookahead (RE2 has none)', { titlePattern: 'login(?=.*sso)' }, ['title-pattern']],
+    ['a backreference (RE2 has none)', { titlePattern: '(a)\\1' }, ['title-pattern']],
+    ['a pattern over 500 characters', { titlePattern: 'a'.repeat(501) }, ['title-pattern']],
   ])('rule:create refuses %s, naming the flag', async (_label, over, paths) => {
     expect(await failure(rule(over))).toMatchObject({ reason: 'VALIDATION_ERROR', paths });
   });

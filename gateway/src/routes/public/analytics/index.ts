@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Ok, ok } from '@assay/contracts/common/envelope';
 import { ProjectParams } from '@assay/contracts/common/json';
 import { daysOf, snapDaysHook } from '@assay/contracts/analytics/figures';
+import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
 import {
   AnalyticsPerformanceSchema,
   performanceJsonFromColumns,
@@ -49,8 +50,8 @@ export default async function analyticsRoutes(fastify: FastifyInstance) {
         tags: TAGS,
         summary: 'Per-test duration percentiles merged with failure statistics',
         description:
-          'Every test that ran in the window, slowest p95 first: p50/p90/p95/p99 (estimated within 2.5 %), exact min and max, ' +
-          'and its outcome counts and rates, by test identifier. Only `days` is supported.',
+          `Every test that ran in the window (at most ${MAX_PERFORMANCE_ROWS}), slowest p95 first: p50/p90/p95/p99 (estimated within ` +
+          '2.5 %), exact min and max, and its outcome counts and rates, by test identifier. Only `days` is supported.',
         params: ProjectParams,
         querystring: WindowQuery,
         response: { 200: Ok(Type.Array(Type.Ref(AnalyticsPerformanceSchema))) },
