@@ -10,6 +10,8 @@ import { ReleaseSchema } from '../routes/public/releases/schemas';
 import { SessionSchema } from '../routes/public/sessions/schemas';
 import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '@assay/contracts/runs/test-runs';
+import { HistoryItemSchema } from '@assay/contracts/runs/test-cases';
+import { TestStepSchema } from '@assay/contracts/runs/debug-bundle';
 import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsTestSchema } from '@assay/contracts/analytics/figures';
 import { AnalyticsPerformanceSchema } from '@assay/contracts/analytics/analytics';
 import { AnalyticsSpecSchema } from '@assay/contracts/analytics/specs';
@@ -31,6 +33,8 @@ export const componentSchemas: TSchema[] = [
   TestStatsSchema,
   TestRunSchema,
   TestCaseSchema,
+  TestStepSchema,
+  HistoryItemSchema,
   AnalyticsTestSchema,
   AnalyticsPerformanceSchema,
   AnalyticsSpecSchema,
