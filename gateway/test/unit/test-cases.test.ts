@@ -51,6 +51,7 @@ const detail = (history: boolean) => ({
       titlePath: ['login', 'works'],
       fullTitle: 'login › works',
       file: 'a.spec.ts',
+      specId: 's'.repeat(24),
       projectName: 'chromium',
       location: { file: 'a.spec.ts', line: 2, column: 1 },
       tags: ['@smoke'],

@@ -77,6 +77,7 @@ export const TestCaseDetailSchema = Type.Object(
         titlePath: Type.Array(Type.String()),
         fullTitle: Type.String(),
         file: Type.String(),
+        specId: Type.String({ description: 'its spec file in the run (the debug bundle suiteId)' }),
         projectName: Type.String(),
         location: Nullable(SourceLocationSchema),
         tags: Type.Array(Type.String()),
