@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { Admin, Api } from '@assay/testkit';
 import { benchSystem } from './lib';
 
-function generateReport(n: number) {
+export function generateReport(n: number) {
   const perFile = 100;
   const suites = [];
   const start = Date.now();

@@ -2,6 +2,7 @@
 import * as analytics from './analytics';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
+import * as ingestMemory from './ingest-memory';
 import * as reports from './reports';
 import * as webhookFanout from './webhook-fanout';
 
@@ -9,6 +10,7 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
   analytics,
   'gateway-auth': gatewayAuth,
   ingestion,
+  'ingest-memory': ingestMemory,
   reports,
   'webhook-fanout': webhookFanout,
 };

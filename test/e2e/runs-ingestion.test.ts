@@ -200,7 +200,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     expect(b.links).toEqual(
       expect.objectContaining({ run: expect.stringContaining(runId), testCase: expect.stringContaining(failing.id) }),
     );
-    expect(b.retryCommand).toBe(`npx playwright test 'checkout.pw.ts' -g 'fails on the total' --project='node'`);
+    expect(b.retryCommand).toBe(`npx playwright test -g 'fails on the total' --project='node' -- 'checkout.pw.ts'`);
     expect(b).toHaveProperty('artifacts');
     expect(b).toHaveProperty('trace');
 
@@ -209,7 +209,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     expect(md.headers.get('content-type')).toMatch(/^text\/markdown/);
     expect(md.text).toMatch(/^# Debug bundle: fails on the total/);
     expect(md.text).toContain('## Failure window');
-    expect(md.text).toContain("npx playwright test 'checkout.pw.ts'");
+    expect(md.text).toContain("-- 'checkout.pw.ts'");
 
     const run = (await testApi(t.token).get(`/${t.projectId}/debug-bundle?runId=${runId}`)).body.data;
     expect(run.scope).toBe('run');

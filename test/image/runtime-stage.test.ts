@@ -160,6 +160,8 @@ async function servesTheWebApp(readyUrl: string): Promise<void> {
   const asset = await fetch(`${base}${script}`);
   expect(asset.status).toBe(200);
   expect(asset.headers.get('cache-control')).toContain('immutable');
+  // Read to the end: an unread body keeps the connection busy, and the gateway's drain would wait for it.
+  expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
 }
 
 describe('the smoke test catches a dependency a workspace imports but does not declare', () => {

@@ -370,6 +370,8 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $root.Values.limits.ingestBodyLimitBytes)) -}}
+{{- /* large bodies parsed at once per pod, each spooled to /tmp (see runs.tmpSizeLimit) */ -}}
+{{- $_ = set $d "INGEST_MAX_LARGE_UPLOADS" "4" -}}
 {{- else if eq .key "identity" -}}
 {{- /* invitation and sign-in links point at the web app; web app sessions (identity.config overrides) */ -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}

@@ -4,18 +4,22 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, Pagination } from '@assay/contracts/common/envelope';
-import { SuiteSchema } from '../routes/public/manual-test-suites/schemas';
-import { CaseDetailSchema, CaseListItemSchema, ClassicStepSchema, GherkinStepSchema } from '../routes/public/manual-test-cases/schemas';
-import { ReleaseSchema } from '../routes/public/releases/schemas';
-import { SessionSchema } from '../routes/public/sessions/schemas';
-import { ManualRunSchema, RunCaseSchema } from '../routes/public/manual-runs/schemas';
+import { SuiteSchema } from '@assay/contracts/manual-testing/manual-test-suites';
+import {
+  CaseDetailSchema,
+  CaseListItemSchema,
+  ClassicStepSchema,
+  GherkinStepSchema,
+} from '@assay/contracts/manual-testing/manual-test-cases';
+import { ReleaseSchema } from '@assay/contracts/manual-testing/releases';
+import { SessionSchema } from '@assay/contracts/manual-testing/sessions';
+import { ManualRunSchema, RunCaseSchema } from '@assay/contracts/manual-testing/manual-runs';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '@assay/contracts/runs/test-runs';
 import { HistoryItemSchema } from '@assay/contracts/runs/test-cases';
 import { TestStepSchema } from '@assay/contracts/runs/debug-bundle';
 import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsTestSchema } from '@assay/contracts/analytics/figures';
 import { AnalyticsPerformanceSchema } from '@assay/contracts/analytics/analytics';
 import { AnalyticsSpecSchema } from '@assay/contracts/analytics/specs';
-
 import { AccountSchema, AppTokenSchema } from '@assay/contracts/identity/app';
 
 export const componentSchemas: TSchema[] = [

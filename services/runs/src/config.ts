@@ -15,6 +15,16 @@ export const RunsSettings = Type.Object({
     default: DEFAULT_INGEST_BODY_LIMIT_BYTES,
     description: 'largest report accepted',
   }),
+  INGEST_SPOOL_DIR: Type.String({
+    default: '',
+    description: 'where bodies over 1 MiB wait while they are parsed (empty: the system temp folder)',
+  }),
+  INGEST_MAX_LARGE_UPLOADS: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description: 'bodies over 1 MiB spooled and parsed at once per process (one more: 503 with Retry-After)',
+  }),
   DEFAULT_PLAN_NAME: Str('standard', 'plan of an organization without one set by plan:set'),
   DEFAULT_TEST_RESULTS_PER_MONTH: Type.Integer({ minimum: 0, default: 1000000, description: 'quota of that default plan' }),
   OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250, description: 'how often the relay looks for unpublished events' }),

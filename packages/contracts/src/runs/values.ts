@@ -73,3 +73,18 @@ export const REPORT_TEXT_LIMITS = {
   /** Nesting of steps kept. */
   maxStepDepth: 12,
 } as const;
+
+/**
+ * Limits on a report's shape, refused with 400 VALIDATION_ERROR naming where: no name a person could not read,
+ * no nesting that only exists to exhaust a parser.
+ */
+export const REPORT_SHAPE_LIMITS = {
+  /** Characters of one title (a suite's, a test's, one element of a title path) and of a file path or project name. */
+  maxTitle: 1000,
+  /** Elements of a test's title path (describe blocks and the test's own title). */
+  maxTitlePath: 40,
+  /** Suites inside suites in a Playwright report (files count as the first level). */
+  maxSuiteDepth: 32,
+  /** Nesting of arrays and objects anywhere in a JSON report. */
+  maxJsonDepth: 256,
+} as const;

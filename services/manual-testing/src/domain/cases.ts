@@ -1,36 +1,31 @@
 /**
- * The rules of spec §4.4 for case bodies: steps (Classic or Gherkin, ≤ 100, texts ≤ 5000, sub-steps nested
- * ≤ 5 levels below a top-level step), comma-separated tags, flags, custom fields, classification values.
+ * The rules of spec §4.4 for case bodies: steps (Classic or Gherkin, ≤ MAX_STEPS, texts ≤ MAX_STEP_TEXT,
+ * sub-steps nested ≤ MAX_SUB_STEP_DEPTH levels below a top-level step), comma-separated tags, flags, custom
+ * fields. The value sets and limits are the contract's (@assay/contracts/manual-testing).
  */
-import type { StepInput } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import type { ClassicStepData, GherkinStepData } from '../store/cases';
-import { FLAGS, GHERKIN_KEYWORDS, matchValue, enumValue } from './values';
-import { checkLength, type Violations } from './violations';
-
-export const MAX_CASE_TITLE = 500;
-export const MAX_STEPS = 100;
-export const MAX_STEP_TEXT = 5000;
-/** Levels of sub-steps below a top-level step. */
-export const MAX_SUB_STEP_DEPTH = 5;
-export const MAX_COMMENTS_PER_UPDATE = 20;
-export const MAX_ISSUES_PER_UPDATE = 50;
-export const MAX_SUITE_REF = 500;
-export const MAX_SUITE_ID = 128;
-
-export type StepsType = 'classic' | 'gherkin';
+import type { CaseFlag, StepInput, StepsType } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { caseFlag, gherkinKeyword, stepsType } from '@assay/contracts/manual-testing/manual-test-cases';
+import {
+  GHERKIN_KEYWORDS,
+  MAX_STEP_TEXT,
+  MAX_STEPS,
+  MAX_SUB_STEP_DEPTH,
+  type FlagName,
+  type GherkinKeywordName,
+  type StepsTypeName,
+} from '@assay/contracts/manual-testing/values';
+import type { ClassicStepData, GherkinStepData } from '../store/manual-test-cases';
+import { checkLength, enumName, type Violations } from './violations';
 
 /** `Classic` / `Gherkin` exactly (CONTRACT §9: anything else is a 400). */
-export function declarationType(value: string, v: Violations): StepsType | undefined {
-  if (value === 'Classic') return 'classic';
-  if (value === 'Gherkin') return 'gherkin';
-  v.add('body.testStepsDeclarationType', 'must be Classic or Gherkin');
-  return undefined;
+export function declarationType(value: StepsType, v: Violations): StepsTypeName | undefined {
+  return enumName(stepsType, value, 'body.testStepsDeclarationType', v, 'must be Classic or Gherkin');
 }
 
 const isGherkinInput = (s: StepInput) => s.event !== undefined || s.stepDescription !== undefined;
 
 /** The type steps are written in when the body does not say: what the first step looks like, else `fallback`. */
-export function inferType(steps: StepInput[], fallback: StepsType): StepsType {
+export function inferType(steps: StepInput[], fallback: StepsTypeName): StepsTypeName {
   const first = steps[0];
   if (!first) return fallback;
   return isGherkinInput(first) ? 'gherkin' : 'classic';
@@ -57,19 +52,14 @@ function parseGherkin(s: StepInput, path: string, level: number, v: Violations):
   for (const key of ['action', 'expectedResult', 'data'] as const) {
     if (s[key] !== undefined) v.add(`${path}.${key}`, 'is a Classic step field; Gherkin steps use event, stepDescription');
   }
-  let keyword: string | undefined;
+  let keyword: GherkinKeywordName | undefined;
   if (s.event === undefined) v.add(`${path}.event`, `is required (${GHERKIN_KEYWORDS.join(', ')})`);
-  else {
-    keyword = matchValue(
-      s.event,
-      GHERKIN_KEYWORDS.map((k) => k.toLowerCase()),
-    );
-    if (keyword === undefined) v.add(`${path}.event`, `must be one of ${GHERKIN_KEYWORDS.join(', ')}`);
-  }
+  else keyword = enumName(gherkinKeyword, s.event, `${path}.event`, v, `must be one of ${GHERKIN_KEYWORDS.join(', ')}`);
   if (!s.stepDescription?.trim()) v.add(`${path}.stepDescription`, 'is required');
   checkLength(s.stepDescription, MAX_STEP_TEXT, `${path}.stepDescription`, v);
   return {
-    keyword: keyword ? keyword[0]!.toUpperCase() + keyword.slice(1) : '',
+    // A step without a known keyword is refused (the violation above), never stored.
+    keyword: keyword ?? GHERKIN_KEYWORDS[0],
     text: s.stepDescription ?? '',
     subSteps: parseSubSteps(s.subSteps, path, level, v, parseGherkin),
   };
@@ -93,7 +83,7 @@ function parseSubSteps<T>(
 /** Parses a whole step list written in `type`. */
 export function parseSteps(
   steps: StepInput[],
-  type: StepsType,
+  type: StepsTypeName,
   v: Violations,
 ): { classic?: ClassicStepData[]; gherkin?: GherkinStepData[] } {
   if (steps.length > MAX_STEPS) {
@@ -117,10 +107,10 @@ export function parseTags(tags: string): string[] {
   ];
 }
 
-export function parseFlags(flags: string[], v: Violations): { isFlaky: boolean; isMuted: boolean; toBeAutomated: boolean } {
-  const set = new Set<string>();
+export function parseFlags(flags: CaseFlag[], v: Violations): { isFlaky: boolean; isMuted: boolean; toBeAutomated: boolean } {
+  const set = new Set<FlagName>();
   flags.forEach((f, i) => {
-    const flag = enumValue(f, FLAGS, `body.flags.${i}`, v);
+    const flag = enumName(caseFlag, f, `body.flags.${i}`, v);
     if (flag) set.add(flag);
   });
   return { isFlaky: set.has('is_flaky'), isMuted: set.has('muted'), toBeAutomated: set.has('to_be_automated') };

@@ -1,33 +1,45 @@
 /**
- * Organization members, as the identity service knows them. This service never reads the identity
- * tables: testers and assignees are checked through the ResolveMembers RPC (IDENTITY_URL).
+ * Organization members, as the identity service knows them (wiring.ts asks it; tests give an in-memory
+ * directory): testers and assignees must be members of the project's organization.
  */
-import type { Client } from '@connectrpc/connect';
-import { IdentityService } from '@assay/proto/assay/identity/v1/identity_pb';
-import { createRpcClient } from '@assay/service-kit';
-
-export interface Member {
-  id: string;
-  name: string;
-  email: string;
-}
+import type { UserSnapshot } from '../store/common';
+import type { Violations } from './violations';
 
 export interface Members {
   /** Each ref (a user id or an e-mail) → the member it names in the organization, or undefined. */
-  resolve(orgId: string, refs: string[]): Promise<Map<string, Member | undefined>>;
+  resolve(orgId: string, refs: string[]): Promise<Map<string, UserSnapshot | undefined>>;
 }
 
-export function identityMembers(opts: { baseUrl: string; internalToken: string }): Members {
-  let client: Client<typeof IdentityService> | undefined;
-  return {
-    async resolve(orgId, refs) {
-      const out = new Map<string, Member | undefined>();
-      const unique = [...new Set(refs)];
-      if (unique.length === 0) return out;
-      client ??= createRpcClient(IdentityService, { baseUrl: opts.baseUrl, internalToken: opts.internalToken, timeoutMs: 10000 });
-      const res = await client.resolveMembers({ orgId, refs: unique });
-      for (const m of res.members) out.set(m.ref, m.found ? { id: m.userId, name: m.name, email: m.email } : undefined);
-      return out;
-    },
-  };
+/**
+ * Resolves user ids or e-mails against the organization's members; each ref that names no member is a
+ * violation at `<path>.<i>` (or `path` itself when `single`).
+ */
+export async function resolveMembers(
+  members: Members,
+  orgId: string,
+  refs: string[],
+  path: string,
+  v: Violations,
+  single = false,
+): Promise<UserSnapshot[]> {
+  const found = await members.resolve(orgId, refs);
+  const out: UserSnapshot[] = [];
+  refs.forEach((ref, i) => {
+    const m = found.get(ref);
+    if (!m) v.add(single ? path : `${path}.${i}`, "is not a member of the project's organization");
+    else if (!out.some((o) => o.id === m.id)) out.push({ id: m.id, name: m.name, email: m.email });
+  });
+  return out;
+}
+
+/** One optional member ref: undefined when absent, null when cleared or naming no member (a violation then). */
+export async function resolveMember(
+  members: Members,
+  orgId: string,
+  ref: string | undefined,
+  path: string,
+  v: Violations,
+): Promise<UserSnapshot | null> {
+  if (ref === undefined) return null;
+  return (await resolveMembers(members, orgId, [ref], path, v, true))[0] ?? null;
 }

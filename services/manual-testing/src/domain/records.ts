@@ -1,12 +1,8 @@
-/** Body parts that releases, sessions, manual runs and run cases share: linked issues, build targets, dates, members. */
+/** Body parts that releases, sessions, manual runs and run cases share: linked issues, build targets, dates, tags. */
 import type { BuildTarget, LinkedIssue } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { platform } from '@assay/contracts/manual-testing/releases';
 import type { BuildTargetData, LinkedIssueData } from '../store/releases';
-import type { UserSnapshot } from '../store/common';
-import type { Members } from './members';
-import { enumValue, PLATFORMS } from './values';
-import type { Violations } from './violations';
-
-export const MAX_RECORD_NAME = 255;
+import { enumName, type Violations } from './violations';
 
 export function parseLinkedIssues(issues: LinkedIssue[], path: string, v: Violations): LinkedIssueData[] {
   return issues.map((i, n) => {
@@ -20,9 +16,11 @@ export function parseLinkedIssues(issues: LinkedIssue[], path: string, v: Violat
   });
 }
 
-export function parseBuildTarget(b: BuildTarget, v: Violations): BuildTargetData {
-  const platform = enumValue(b.platform, PLATFORMS, 'body.buildTarget.platform', v) ?? b.platform;
-  const out: BuildTargetData = { platform };
+/** A build target; undefined (and a violation) when its platform is not one of the contract's. */
+export function parseBuildTarget(b: BuildTarget, v: Violations): BuildTargetData | undefined {
+  const name = enumName(platform, b.platform, 'body.buildTarget.platform', v);
+  if (name === undefined) return undefined;
+  const out: BuildTargetData = { platform: name };
   if (b.version !== undefined) out.version = b.version;
   if (b.buildNumber !== undefined) out.buildNumber = b.buildNumber;
   if (b.source !== undefined) out.source = b.source;
@@ -43,24 +41,5 @@ export function isoDate(value: string, path: string, v: Violations): string | un
   return DATE.test(value) ? value : new Date(value).toISOString();
 }
 
-/**
- * Resolves user ids or e-mails against the organization's members; each ref that names no member is a
- * violation at `<path>.<i>` (or `path` itself when `single`).
- */
-export async function resolveMembers(
-  members: Members,
-  orgId: string,
-  refs: string[],
-  path: string,
-  v: Violations,
-  single = false,
-): Promise<UserSnapshot[]> {
-  const found = await members.resolve(orgId, refs);
-  const out: UserSnapshot[] = [];
-  refs.forEach((ref, i) => {
-    const m = found.get(ref);
-    if (!m) v.add(single ? path : `${path}.${i}`, "is not a member of the project's organization");
-    else if (!out.some((o) => o.id === m.id)) out.push({ id: m.id, name: m.name, email: m.email });
-  });
-  return out;
-}
+/** Tags of a session or run: trimmed, blanks dropped, each once. */
+export const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filter(Boolean))];

@@ -1,5 +1,6 @@
 /** Collects every invalid field of a request, then fails once with all of them (400 VALIDATION_ERROR). */
 import { validation, type Violation } from '@assay/errors';
+import type { EnumMap } from '@assay/contracts/common/enums';
 
 export class Violations {
   readonly list: Violation[] = [];
@@ -33,4 +34,20 @@ export function checkName(name: string, max: number, path: string, v: Violations
 /** Checks a string of at most `max` characters (counted as code points, like JSON Schema's maxLength). */
 export function checkLength(value: string | undefined, max: number, path: string, v: Violations): void {
   if (value !== undefined && [...value].length > max) v.add(path, `must be at most ${max} characters`);
+}
+
+/** The message of a value outside a closed set whose display forms are accepted too. */
+const oneOf = (names: readonly string[]) => `must be one of ${names.join(', ')} (display forms such as "Not set" are accepted)`;
+
+/** The JSON name of a proto enum value; a violation at `path` (and undefined) when it is UNSPECIFIED or unknown. */
+export function enumName<S extends string, E extends number>(
+  map: EnumMap<S, E>,
+  value: E,
+  path: string,
+  v: Violations,
+  message = oneOf(map.names),
+): S | undefined {
+  if (value !== 0 && map.names.some((n) => map.toProto(n) === value)) return map.fromProto(value);
+  v.add(path, message);
+  return undefined;
 }

@@ -1,11 +1,13 @@
-/** ManualTestingService release RPCs: create, update (lifecycle fields, move; nesting ≤ 3), get, list. */
+/** The `releases` family: create, update (lifecycle fields, move; nesting ≤ MAX_RELEASE_DEPTH), get, list. */
 import { create } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { ReleaseSchema, type ManualTestingService, type Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { platform } from '@assay/contracts/manual-testing/releases';
+import { MAX_RECORD_NAME, MAX_RELEASE_DEPTH } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import {
   findRelease,
@@ -18,13 +20,11 @@ import {
   type ReleaseFields,
   type ReleaseRow,
 } from '../store/releases';
-import { paging } from '../store/common';
 import { sanitizeRichHtml } from '../domain/html';
-import { isoDate, MAX_RECORD_NAME, parseBuildTarget, parseLinkedIssues, resolveMembers } from '../domain/records';
+import { resolveMembers } from '../domain/members';
+import { isoDate, parseBuildTarget, parseLinkedIssues } from '../domain/records';
 import { checkName, invalid, Violations } from '../domain/violations';
-import { authorOf, member, requireSomeField, ts, userRef } from './common';
-
-export const MAX_RELEASE_DEPTH = 3;
+import { authorOf, member, requireSomeField, trail, ts } from './common';
 
 export function toRelease(r: ReleaseRow): Release {
   return create(ReleaseSchema, {
@@ -40,15 +40,13 @@ export function toRelease(r: ReleaseRow): Release {
     branch: r.branch ?? undefined,
     environment: r.environment ?? undefined,
     linkedIssues: r.linkedIssues,
-    buildTarget: r.buildTarget ?? undefined,
+    buildTarget: r.buildTarget ? { ...r.buildTarget, platform: platform.toProto(r.buildTarget.platform) } : undefined,
     testers: r.testers.map((t) => member(t)!),
     isStarted: r.isStarted,
     startedAt: ts(r.startedAt),
     isCompleted: r.isCompleted,
     completedAt: ts(r.completedAt),
-    lastModifiedBy: userRef(r.lastModifiedBy),
-    createdAt: ts(r.createdAt),
-    updatedAt: ts(r.updatedAt),
+    ...trail(r),
   });
 }
 
@@ -58,7 +56,7 @@ function checkDateOrder(f: ReleaseFields, v: Violations): void {
 
 type ReleaseRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createRelease' | 'updateRelease' | 'getRelease' | 'listReleases'>;
 
-export function releaseHandlers({ pool, members }: Wiring): ReleaseRpcs {
+export function releaseHandlers({ pool, members, clock }: Wiring): ReleaseRpcs {
   return {
     async createRelease(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
@@ -74,7 +72,7 @@ export function releaseHandlers({ pool, members }: Wiring): ReleaseRpcs {
         branch: req.branch ?? null,
         environment: req.environment ?? null,
         linkedIssues: parseLinkedIssues(req.linkedIssues, 'body.linkedIssues', v),
-        buildTarget: req.buildTarget ? parseBuildTarget(req.buildTarget, v) : null,
+        buildTarget: (req.buildTarget && parseBuildTarget(req.buildTarget, v)) ?? null,
         testers: await resolveMembers(members, caller.orgId, req.testers, 'body.testers', v),
         isStarted: false,
         startedAt: null,
@@ -151,7 +149,7 @@ export function releaseHandlers({ pool, members }: Wiring): ReleaseRpcs {
         if (buildTarget !== undefined) f.buildTarget = buildTarget;
         if (testers !== undefined) f.testers = testers;
         // Lifecycle: a flag turned on stamps its time unless one is sent; turned off clears it unless one is sent.
-        const now = new Date();
+        const now = clock();
         if (req.isStarted !== undefined) {
           f.isStarted = req.isStarted;
           if (req.startedAt === undefined) f.startedAt = req.isStarted ? (current.startedAt ?? now) : null;
@@ -206,7 +204,7 @@ export function releaseHandlers({ pool, members }: Wiring): ReleaseRpcs {
         p.limit,
         p.offset,
       );
-      return { releases: rows.map(toRelease), page: { page: p.page, limit: p.limit, total: BigInt(total) } };
+      return { releases: rows.map(toRelease), page: pageInfo(p, total) };
     },
   };
 }

@@ -1,21 +1,27 @@
 /**
- * ManualTestingService exploratory session RPCs: create, update (`status: closed` closes the session and the
+ * The `sessions` family (exploratory sessions): create, update (`status: closed` closes the session and the
  * other fields of the same request are applied too), get, list.
  */
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { SessionSchema, type ManualTestingService, type Session } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { withTransaction, type PoolClient } from '@assay/db';
+import {
+  RecordStatus,
+  SessionSchema,
+  type ManualTestingService,
+  type Session,
+} from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { recordStatus } from '@assay/contracts/manual-testing/common';
+import { MAX_RECORD_NAME } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import { findSession, insertSession, listSessions, updateSession, type SessionFields, type SessionRow } from '../store/sessions';
-import { findRelease } from '../store/releases';
-import { paging } from '../store/common';
 import { sanitizeRichHtml } from '../domain/html';
-import { MAX_RECORD_NAME, parseLinkedIssues, resolveMembers } from '../domain/records';
-import { checkName, invalid, Violations } from '../domain/violations';
-import { authorOf, member, requireSomeField, ts, userRef } from './common';
+import { resolveMember } from '../domain/members';
+import { cleanTags, parseLinkedIssues } from '../domain/records';
+import { checkName, enumName, Violations } from '../domain/violations';
+import { authorOf, checkReleaseRef, member, requireSomeField, trail, ts } from './common';
 
 export function toSession(r: SessionRow): Session {
   return create(SessionSchema, {
@@ -31,11 +37,9 @@ export function toSession(r: SessionRow): Session {
     estimate: r.estimate ?? undefined,
     tags: r.tags,
     linkedIssues: r.linkedIssues,
-    status: r.status,
+    status: recordStatus.toProto(r.status),
     closedAt: ts(r.closedAt),
-    lastModifiedBy: userRef(r.lastModifiedBy),
-    createdAt: ts(r.createdAt),
-    updatedAt: ts(r.updatedAt),
+    ...trail(r),
   });
 }
 
@@ -44,26 +48,16 @@ function checkEstimate(estimate: number | undefined, v: Violations): void {
     v.add('body.estimate', 'must be a whole number of minutes, 0 or more');
 }
 
-/** A release reference of a body: must name a release of the project. */
-export async function checkReleaseRef(c: PoolClient, projectId: string, releaseId: string | null): Promise<void> {
-  if (releaseId !== null && !(await findRelease(c, projectId, releaseId))) invalid('body.releaseId', 'names no release of this project');
-}
-
-const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
-
 type SessionRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSession' | 'updateSession' | 'getSession' | 'listSessions'>;
 
-export function sessionHandlers({ pool, members }: Wiring): SessionRpcs {
+export function sessionHandlers({ pool, members, clock }: Wiring): SessionRpcs {
   return {
     async createSession(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
       const v = new Violations();
       checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
       checkEstimate(req.estimate, v);
-      const assignee =
-        req.assigneeUserId !== undefined
-          ? ((await resolveMembers(members, caller.orgId, [req.assigneeUserId], 'body.assigneeUserId', v, true))[0] ?? null)
-          : null;
+      const assignee = await resolveMember(members, caller.orgId, req.assigneeUserId, 'body.assigneeUserId', v);
       const fields: SessionFields = {
         name: req.name,
         mission: sanitizeRichHtml(req.mission ?? ''),
@@ -107,13 +101,12 @@ export function sessionHandlers({ pool, members }: Wiring): SessionRpcs {
       const v = new Violations();
       if (req.name !== undefined) checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
       checkEstimate(req.estimate, v);
-      if (req.status !== undefined && req.status !== 'closed') v.add('body.status', 'must be closed (closing is the only status change)');
-      let assignee: SessionFields['assignee'] | undefined;
-      if (req.assigneeUserId !== undefined) {
-        const ref = req.assigneeUserId.value;
-        assignee =
-          ref === undefined ? null : ((await resolveMembers(members, caller.orgId, [ref], 'body.assigneeUserId', v, true))[0] ?? null);
-      }
+      if (req.status !== undefined && req.status !== RecordStatus.CLOSED)
+        v.add('body.status', 'must be closed (closing is the only status change)');
+      const assignee =
+        req.assigneeUserId === undefined
+          ? undefined
+          : await resolveMember(members, caller.orgId, req.assigneeUserId.value, 'body.assigneeUserId', v);
       const linkedIssues = req.linkedIssues ? parseLinkedIssues(req.linkedIssues.issues, 'body.linkedIssues', v) : undefined;
       v.throwIfAny();
       const row = await withTransaction(pool, async (c) => {
@@ -134,9 +127,9 @@ export function sessionHandlers({ pool, members }: Wiring): SessionRpcs {
         if (req.estimate !== undefined) f.estimate = req.estimate;
         if (req.tags !== undefined) f.tags = cleanTags(req.tags.values);
         if (linkedIssues !== undefined) f.linkedIssues = linkedIssues;
-        if (req.status === 'closed' && current.status !== 'closed') {
+        if (req.status === RecordStatus.CLOSED && current.status !== 'closed') {
           f.status = 'closed';
-          f.closedAt = new Date();
+          f.closedAt = clock();
         }
         await updateSession(c, current.id, f, authorOf(caller));
         return (await findSession(c, req.projectId, current.id))!;
@@ -151,10 +144,12 @@ export function sessionHandlers({ pool, members }: Wiring): SessionRpcs {
     },
 
     async listSessions(req) {
+      const v = new Violations();
+      const status = req.status === undefined ? undefined : enumName(recordStatus, req.status, 'query.status', v, 'must be open or closed');
+      v.throwIfAny();
       const p = paging(req.page);
-      if (req.status !== undefined && req.status !== 'open' && req.status !== 'closed') invalid('query.status', 'must be open or closed');
-      const { rows, total } = await listSessions(pool, req.projectId, { status: req.status }, p.limit, p.offset);
-      return { sessions: rows.map(toSession), page: { page: p.page, limit: p.limit, total: BigInt(total) } };
+      const { rows, total } = await listSessions(pool, req.projectId, { status }, p.limit, p.offset);
+      return { sessions: rows.map(toSession), page: pageInfo(p, total) };
     },
   };
 }

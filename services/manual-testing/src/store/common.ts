@@ -1,4 +1,4 @@
-/** Shapes and helpers every store shares: who wrote a record, paging, LIKE patterns, case references. */
+/** Shapes and helpers every store shares: who wrote a record, LIKE patterns, case references, WHERE clauses. */
 
 /** The caller as the gateway named them at the time of a write. */
 export interface Author {
@@ -33,18 +33,6 @@ export function likePattern(search: string): string {
 export function caseNumberOf(ref: string): number | undefined {
   const m = /^\s*tc-(\d{1,9})\s*$/i.exec(ref);
   return m ? Number(m[1]) : undefined;
-}
-
-export interface Paging {
-  page: number;
-  limit: number;
-  offset: number;
-}
-
-export function paging(p: { page?: number; limit?: number } | undefined): Paging {
-  const page = Math.max(1, p?.page ?? 1);
-  const limit = Math.min(100, Math.max(1, p?.limit || 10));
-  return { page, limit, offset: (page - 1) * limit };
 }
 
 /** Builds a WHERE clause from conditions with positional parameters. */

@@ -1,5 +1,6 @@
 /** SQL for releases. Writes that nest or move releases take the project's release lock (depth ≤ 3). */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
+import type { PlatformName } from '@assay/contracts/manual-testing/values';
 import { lastModifiedOf, likePattern, Where, type Author, type UserSnapshot } from './common';
 
 export interface LinkedIssueData {
@@ -10,7 +11,7 @@ export interface LinkedIssueData {
 }
 
 export interface BuildTargetData {
-  platform: string;
+  platform: PlatformName;
   version?: string;
   buildNumber?: string;
   source?: string;

@@ -1,5 +1,6 @@
 /** SQL for exploratory sessions. */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
+import type { RecordStatusName } from '@assay/contracts/manual-testing/values';
 import { lastModifiedOf, Where, type Author, type UserSnapshot } from './common';
 import type { LinkedIssueData } from './releases';
 
@@ -15,7 +16,7 @@ export interface SessionFields {
   estimate: number | null;
   tags: string[];
   linkedIssues: LinkedIssueData[];
-  status: 'open' | 'closed';
+  status: RecordStatusName;
   closedAt: Date | null;
 }
 
@@ -44,7 +45,7 @@ function toRow(r: Record<string, unknown>): SessionRow {
     estimate: r.estimate as number | null,
     tags: r.tags as string[],
     linkedIssues: r.linked_issues as LinkedIssueData[],
-    status: r.status as 'open' | 'closed',
+    status: r.status as RecordStatusName,
     closedAt: r.closed_at as Date | null,
     lastModifiedBy: lastModifiedOf(r),
     createdAt: r.created_at as Date,
@@ -106,7 +107,7 @@ export async function updateSession(c: PoolClient, id: string, f: SessionFields,
 export async function listSessions(
   q: Queryable,
   projectId: string,
-  f: { status?: string },
+  f: { status?: RecordStatusName },
   limit: number,
   offset: number,
 ): Promise<{ rows: SessionRow[]; total: number }> {

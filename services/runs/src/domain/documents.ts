@@ -101,10 +101,13 @@ export function errorCategoryOf(r: Pick<ResultRow, 'status' | 'errorMessage'>): 
   return 'other';
 }
 
-/** A shell line that reruns just this test. */
+/**
+ * A shell line that reruns just this test. Every ingested value is single-quoted for the shell, the options come
+ * first and the file after `--`, so a file named like an option (`--config=evil.js`) stays a file filter.
+ */
 export function retryCommandOf(r: Pick<ResultRow, 'file' | 'titlePath' | 'projectName'>): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const title = r.titlePath[r.titlePath.length - 1] ?? '';
   const grep = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `npx playwright test ${q(r.file)} -g ${q(grep)}${r.projectName ? ` --project=${q(r.projectName)}` : ''}`;
+  return `npx playwright test -g ${q(grep)}${r.projectName ? ` --project=${q(r.projectName)}` : ''} -- ${q(r.file)}`;
 }

@@ -13,10 +13,13 @@ import { testStatsOf } from '../domain/snapshot';
 import type { Wiring } from '../wiring';
 import { enqueueRunEvent } from '../store/outbox';
 import { activeRules, testsMatching } from '../store/action-rules';
-import { finishRun, insertRun, lockRun, refreshRunStats, type RunRow, type RunSource } from '../store/test-runs';
+import { finishRun, insertRun, lockRun, numberRun, refreshRunStats, setRunHeader, type RunRow, type RunSource } from '../store/test-runs';
 import { writeTests } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
-import type { NormMetadata, NormReport, NormTest } from './normalize';
+import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
+
+/** What a result batch reader answers once it has handed over every item. */
+export type BatchReader = (sink: TestSink) => Promise<{ accepted: number; tests: number }>;
 
 export class Ingestion {
   constructor(private readonly w: Wiring) {}
@@ -39,11 +42,18 @@ export class Ingestion {
     return result;
   }
 
-  private async write(c: PoolClient, run: RunRow, tests: NormTest[], now: Date) {
+  /** A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote. */
+  private async writer(c: PoolClient, run: RunRow, now: Date) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
-    const out = await writeTests(c, run, tests, rules);
-    await refreshRunStats(c, run.id);
-    return out;
+    const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0 };
+    const sink: TestSink = async (tests) => {
+      const out = await writeTests(c, run, tests, rules);
+      total.newResults += out.newResults;
+      total.tests += out.tests;
+      total.linksQueued += out.linksQueued;
+      for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
+    };
+    return { sink, total };
   }
 
   async start(
@@ -73,19 +83,24 @@ export class Ingestion {
     );
   }
 
-  async results(projectId: string, runId: string, tests: NormTest[]): Promise<AcceptedJson> {
+  async results(projectId: string, runId: string, read: BatchReader): Promise<AcceptedJson> {
     const now = this.w.clock();
     let queued = 0;
     return this.tx(
       async (c) => {
         const run = await lockRun(c, projectId, runId);
-        if (!run) throw notFound('Run');
-        if (run.status !== 'running')
+        if (!run || run.status !== 'running') {
+          // A malformed batch is answered as such (400) whatever the run, as when batches were read before the run.
+          await read(async () => undefined);
+          if (!run) throw notFound('Run');
           throw new AppError('CONFLICT', `The run is ${run.status}; results can only be added while it is running`);
-        const out = await this.write(c, run, tests, now);
-        queued = out.linksQueued;
-        await charge(c, run.orgId, now, { testResults: out.newResults, runs: 0 }, this.w.defaultPlan);
-        return { runId, accepted: tests.reduce((n, t) => n + t.attempts.length, 0), tests: out.tests, newResults: out.newResults };
+        }
+        const { sink, total } = await this.writer(c, run, now);
+        const counts = await read(sink);
+        await refreshRunStats(c, run.id);
+        queued = total.linksQueued;
+        await charge(c, run.orgId, now, { testResults: total.newResults, runs: 0 }, this.w.defaultPlan);
+        return { runId, accepted: counts.accepted, tests: counts.tests, newResults: total.newResults };
       },
       { links: () => queued },
     );
@@ -108,36 +123,43 @@ export class Ingestion {
     );
   }
 
-  /** start + results + finish in one transaction. */
-  async oneShot(projectId: string, caller: Principal, source: Exclude<RunSource, 'stream'>, report: NormReport): Promise<RunAnswerJson> {
+  /**
+   * start + results + finish in one transaction, written while the report is read (memory stays bounded: see
+   * ./stream.ts). The run takes its number — the project's counter lock, which every other run creation in the
+   * project waits for — only once its tests are written, just before the commit.
+   */
+  async oneShot(projectId: string, caller: Principal, source: Exclude<RunSource, 'stream'>, read: ReportReader): Promise<RunAnswerJson> {
     const now = this.w.clock();
     let queued = 0;
     return this.tx(
       async (c) => {
         await assertQuotaLeft(c, caller.orgId, now, this.w.defaultPlan);
-        const summed = report.tests.reduce((n, t) => n + t.attempts.reduce((m, a) => m + a.durationMs, 0), 0);
-        const durationMs = report.durationMs ?? summed;
+        const run = await insertRun(
+          c,
+          { projectId, orgId: caller.orgId, source, metadata: normalizeMetadata(undefined), startTime: now, createdBy: caller.tokenId },
+          { counter: false },
+        );
+        const { sink, total } = await this.writer(c, run, now);
+        const report = await read(sink);
+        queued = total.linksQueued;
         const startTime = report.startTime ? new Date(report.startTime) : new Date(now.getTime() - (report.durationMs ?? 0));
-        const run = await insertRun(c, {
-          projectId,
-          orgId: caller.orgId,
-          source,
+        await setRunHeader(c, run.id, {
           metadata: report.metadata,
-          totalTests: report.tests.length,
+          totalTests: total.tests,
           startTime,
-          createdBy: caller.tokenId,
           coverage: report.coverage,
           reportErrors: report.errors,
         });
-        await enqueueRunEvent(c, 'RUN_STARTED', run, this.w.links, now);
-        const out = await this.write(c, run, report.tests, now);
-        queued = out.linksQueued;
+        await refreshRunStats(c, run.id);
+        const numbered = await numberRun(c, run);
+        // The lifecycle as a streamed run would have had it: started (nothing counted yet), then finished.
+        await enqueueRunEvent(c, 'RUN_STARTED', { ...numbered, stats: run.stats }, this.w.links, now);
         const done = await finishRun(c, run.id, {
-          status: report.errors.length > 0 && report.tests.length === 0 ? 'interrupted' : undefined,
-          durationMs,
+          status: report.errors.length > 0 && total.tests === 0 ? 'interrupted' : undefined,
+          durationMs: report.durationMs ?? total.durationMs,
         });
         await enqueueRunEvent(c, 'RUN_FINISHED', done, this.w.links, now);
-        await charge(c, caller.orgId, now, { testResults: out.newResults, runs: 1 }, this.w.defaultPlan);
+        await charge(c, caller.orgId, now, { testResults: total.newResults, runs: 1 }, this.w.defaultPlan);
         return this.answer(done);
       },
       { events: true, links: () => queued },

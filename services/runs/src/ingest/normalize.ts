@@ -1,13 +1,14 @@
 /**
  * Every report format (the streaming API's per-test items, a Playwright JSON report, JUnit XML) becomes the
- * same normalized shape before anything is stored. Parsing is defensive: the first problem found is a
- * 400 VALIDATION_ERROR whose detail path names where it is (`body.suites[0].specs[3].tests[0].results[1].status`).
- * Nothing is written until the whole report has been read. The stored pieces (errors, steps, attachments) have
- * the contract's shapes (@assay/contracts/runs/debug-bundle), and texts its limits (REPORT_TEXT_LIMITS).
+ * same normalized shape before it is stored; JSON reports arrive here one spec or one item at a time from the
+ * streaming parser (./stream.ts). Parsing is defensive: the first problem found is a 400 VALIDATION_ERROR whose
+ * detail path names where it is (`body.suites[0].specs[3].tests[0].results[1].status`), and the transaction that
+ * was writing the report rolls back. The stored pieces (errors, steps, attachments) have the contract's shapes
+ * (@assay/contracts/runs/debug-bundle), texts its limits (REPORT_TEXT_LIMITS), names and nesting REPORT_SHAPE_LIMITS.
  */
 import { AppError } from '@assay/errors';
 import type { AnnotationJson, AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
-import { ATTEMPT_STATUSES, oneOf, REPORT_TEXT_LIMITS, type AttemptStatusName } from '@assay/contracts/runs/values';
+import { ATTEMPT_STATUSES, oneOf, REPORT_SHAPE_LIMITS, REPORT_TEXT_LIMITS, type AttemptStatusName } from '@assay/contracts/runs/values';
 
 export interface NormAttempt {
   retry: number;
@@ -42,16 +43,22 @@ export interface NormMetadata {
   extra: Record<string, unknown>;
 }
 
-export interface NormReport {
+/** What a one-shot report says beside its tests (read while or after its tests are written). */
+export interface ReportTrailer {
   metadata: NormMetadata;
-  tests: NormTest[];
   startTime?: string;
   durationMs?: number;
   errors: TestErrorJson[];
   coverage?: Record<string, unknown>;
 }
 
+/** Receives a report's tests a chunk at a time, in order. */
+export type TestSink = (tests: NormTest[]) => Promise<void>;
+/** Reads a report, handing its tests to the sink as it goes; answers the rest once the report has been read. */
+export type ReportReader = (sink: TestSink) => Promise<ReportTrailer>;
+
 const { maxText: MAX_TEXT, maxStepTitle: MAX_STEP_TITLE, maxOutputLines: MAX_LINES, maxStepDepth: MAX_STEP_DEPTH } = REPORT_TEXT_LIMITS;
+const { maxTitle: MAX_TITLE, maxTitlePath: MAX_TITLE_PATH } = REPORT_SHAPE_LIMITS;
 
 export class ReportError extends AppError {
   constructor(path: string, message: string) {
@@ -84,6 +91,16 @@ function str(v: Json, path: string, fallback?: string): string {
 }
 function optStr(v: Json, path: string): string | undefined {
   return v === undefined || v === null ? undefined : str(v, path);
+}
+/** A title, file path or project name: refused beyond MAX_TITLE characters (it is part of the test's identity). */
+function name(v: string, path: string): string {
+  if (v.length > MAX_TITLE) throw new ReportError(path, `must be at most ${MAX_TITLE} characters`);
+  return v;
+}
+function titlePathOf(titles: string[], path: string): string[] {
+  if (titles.length > MAX_TITLE_PATH) throw new ReportError(path, `must have at most ${MAX_TITLE_PATH} elements`);
+  titles.forEach((t, i) => name(t, `${path}[${i}]`));
+  return titles;
 }
 function num(v: Json, path: string, fallback?: number): number {
   if (v === undefined || v === null) {
@@ -253,98 +270,101 @@ export function normalizeMetadata(v: Json, path = 'body.metadata'): NormMetadata
 // ---- streaming API items -----------------------------------------------------------------------------------
 
 /**
- * `POST /runs/{runId}/results` body: `{results: [...]}`, each item one attempt of one test in Playwright's
- * per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments,
- * annotations, tags). Items of the same test (retries) merge into one test with several attempts.
+ * One item of `POST /runs/{runId}/results` (`{results: [...]}`): one attempt of one test in Playwright's per-test
+ * shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments, annotations, tags).
+ * Items of the same test (retries) share `key` and merge into one test with several attempts (`mergeItem`).
  */
-export function normalizeResultBatch(body: Json): NormTest[] {
-  const b = obj(body, 'body');
-  const items = arr(b.results, 'body.results', false);
-  const byKey = new Map<string, NormTest>();
-  items.forEach((item, i) => {
-    const p = `body.results[${i}]`;
-    const o = obj(item, p);
-    const file = str(o.file, `${p}.file`);
-    const titlePath = arr(o.titlePath, `${p}.titlePath`, false).map((t, j) => str(t, `${p}.titlePath[${j}]`));
-    if (titlePath.length === 0) throw new ReportError(`${p}.titlePath`, 'must name at least the test title');
-    const projectName = str(o.projectName, `${p}.projectName`, '');
-    const key = JSON.stringify([file, titlePath, projectName]);
-    let test = byKey.get(key);
-    if (!test) {
-      test = {
-        file,
-        titlePath,
-        projectName,
-        expectedStatus: status(o.expectedStatus, `${p}.expectedStatus`, 'passed'),
-        annotations: annotations(o.annotations, `${p}.annotations`),
-        tags: tagList(o.tags, `${p}.tags`),
-        location: location(o.location, `${p}.location`),
-        attempts: [],
-      };
-      byKey.set(key, test);
-    }
-    const a = attempt(o, p, 0);
-    if (o.retry === undefined) a.retry = 0;
-    test.attempts.push(a);
-  });
-  return [...byKey.values()];
+export function normalizeResultItem(item: Json, p: string): { key: string; test: NormTest } {
+  const o = obj(item, p);
+  const file = name(str(o.file, `${p}.file`), `${p}.file`);
+  const titlePath = titlePathOf(
+    arr(o.titlePath, `${p}.titlePath`, false).map((t, j) => str(t, `${p}.titlePath[${j}]`)),
+    `${p}.titlePath`,
+  );
+  if (titlePath.length === 0) throw new ReportError(`${p}.titlePath`, 'must name at least the test title');
+  const projectName = name(str(o.projectName, `${p}.projectName`, ''), `${p}.projectName`);
+  const a = attempt(o, p, 0);
+  if (o.retry === undefined) a.retry = 0;
+  return {
+    key: JSON.stringify([file, titlePath, projectName]),
+    test: {
+      file,
+      titlePath,
+      projectName,
+      expectedStatus: status(o.expectedStatus, `${p}.expectedStatus`, 'passed'),
+      annotations: annotations(o.annotations, `${p}.annotations`),
+      tags: tagList(o.tags, `${p}.tags`),
+      location: location(o.location, `${p}.location`),
+      attempts: [a],
+    },
+  };
+}
+
+/** Adds an item to the tests of a batch (the first item of a test gives its fields; later ones add attempts). */
+export function mergeItem(byKey: Map<string, NormTest>, item: { key: string; test: NormTest }): void {
+  const seen = byKey.get(item.key);
+  if (seen) seen.attempts.push(...item.test.attempts);
+  else byKey.set(item.key, item.test);
 }
 
 // ---- Playwright JSON reporter ------------------------------------------------------------------------------
 
-interface Walk {
-  tests: NormTest[];
+/** Where a spec sits: the title path of its suites (files excluded) and its file. */
+export interface SuiteContext {
+  titles: string[];
+  file: string;
 }
 
-function walkSuite(v: Json, path: string, parents: string[], fileOf: string | undefined, out: Walk): void {
-  const s = obj(v, path);
-  const title = str(s.title, `${path}.title`, '');
-  const file = optStr(s.file, `${path}.file`) ?? fileOf ?? title;
-  // A top-level suite is the file itself: its title is the file path, not part of the title path.
-  const titles = parents.length === 0 && fileOf === undefined ? [] : title ? [...parents, title] : parents;
-  arr(s.specs, `${path}.specs`).forEach((spec, i) => {
-    const sp = `${path}.specs[${i}]`;
-    const so = obj(spec, sp);
-    const specTitle = str(so.title, `${sp}.title`);
-    const specFile = optStr(so.file, `${sp}.file`) ?? file;
-    const specTags = tagList(so.tags, `${sp}.tags`);
-    const loc =
-      so.line !== undefined
-        ? { file: specFile, line: num(so.line, `${sp}.line`, 0), column: num(so.column, `${sp}.column`, 0) }
-        : undefined;
-    arr(so.tests, `${sp}.tests`).forEach((t, j) => {
-      const tp = `${sp}.tests[${j}]`;
-      const to = obj(t, tp);
-      out.tests.push({
-        file: specFile,
-        titlePath: [...titles, specTitle],
-        projectName: str(to.projectName, `${tp}.projectName`, ''),
-        expectedStatus: status(to.expectedStatus, `${tp}.expectedStatus`, 'passed'),
-        annotations: annotations(to.annotations, `${tp}.annotations`),
-        tags: [...new Set([...specTags, ...tagList(to.tags, `${tp}.tags`)])],
-        location: loc,
-        attempts: arr(to.results, `${tp}.results`).map((r, k) => attempt(r, `${tp}.results[${k}]`, k)),
-      });
-    });
+/**
+ * The suite context of a suite given its parent's (undefined for a top-level suite, which is the file itself:
+ * its title is the file path, not part of the title path).
+ */
+export function suiteContext(parent: SuiteContext | undefined, title: string, file: string | undefined, path: string): SuiteContext {
+  name(title, `${path}.title`);
+  if (file !== undefined) name(file, `${path}.file`);
+  if (!parent) return { titles: [], file: file ?? title };
+  return { titles: title ? [...parent.titles, title] : parent.titles, file: file ?? parent.file };
+}
+
+/** One spec of a Playwright report (`{title, file, line, column, tags, tests: [...]}`): one test per project. */
+export function normalizeSpec(spec: Json, sp: string, suite: SuiteContext): NormTest[] {
+  const so = obj(spec, sp);
+  const specTitle = name(str(so.title, `${sp}.title`), `${sp}.title`);
+  const specFile = name(optStr(so.file, `${sp}.file`) ?? suite.file, `${sp}.file`);
+  const specTags = tagList(so.tags, `${sp}.tags`);
+  const titlePath = titlePathOf([...suite.titles, specTitle], `${sp}.title`);
+  const loc =
+    so.line !== undefined ? { file: specFile, line: num(so.line, `${sp}.line`, 0), column: num(so.column, `${sp}.column`, 0) } : undefined;
+  return arr(so.tests, `${sp}.tests`).map((t, j) => {
+    const tp = `${sp}.tests[${j}]`;
+    const to = obj(t, tp);
+    return {
+      file: specFile,
+      titlePath,
+      projectName: name(str(to.projectName, `${tp}.projectName`, ''), `${tp}.projectName`),
+      expectedStatus: status(to.expectedStatus, `${tp}.expectedStatus`, 'passed'),
+      annotations: annotations(to.annotations, `${tp}.annotations`),
+      tags: [...new Set([...specTags, ...tagList(to.tags, `${tp}.tags`)])],
+      location: loc,
+      attempts: arr(to.results, `${tp}.results`).map((r, k) => attempt(r, `${tp}.results[${k}]`, k)),
+    };
   });
-  arr(s.suites, `${path}.suites`).forEach((child, i) => walkSuite(child, `${path}.suites[${i}]`, titles, file, out));
 }
 
-/** A Playwright JSON reporter file (`{config, suites, errors, stats}`), optionally with `metadata`. */
-export function normalizePlaywrightReport(body: Json): NormReport {
-  const b = obj(body, 'body');
-  if (b.suites === undefined) throw new ReportError('body.suites', 'is required (a Playwright JSON report)');
-  const out: Walk = { tests: [] };
-  arr(b.suites, 'body.suites', false).forEach((s, i) => walkSuite(s, `body.suites[${i}]`, [], undefined, out));
-  const stats = b.stats === undefined || b.stats === null ? {} : obj(b.stats, 'body.stats');
-  const coverage = isObj(b.coverage) ? b.coverage : undefined;
+/** The parts of a Playwright report beside its suites: `stats` (start, duration), `errors`, `coverage`, `metadata`. */
+export function normalizeTrailer(parts: {
+  metadata?: Json;
+  stats?: Json;
+  errors: { value: Json; path: string }[];
+  coverage?: Json;
+}): ReportTrailer {
+  const stats = parts.stats === undefined || parts.stats === null ? {} : obj(parts.stats, 'body.stats');
   return {
-    metadata: normalizeMetadata(b.metadata),
-    tests: out.tests,
+    metadata: normalizeMetadata(parts.metadata),
     startTime: date(stats.startTime, 'body.stats.startTime'),
     durationMs: stats.duration === undefined ? undefined : Math.round(num(stats.duration, 'body.stats.duration')),
-    errors: arr(b.errors, 'body.errors').map((e, i) => error(e, `body.errors[${i}]`)),
-    coverage,
+    errors: parts.errors.map((e) => error(e.value, e.path)),
+    coverage: isObj(parts.coverage) ? parts.coverage : undefined,
   };
 }
 
@@ -369,9 +389,9 @@ export function normalizeJUnit(doc: Json): NormTest[] {
     asList(so.testcase).forEach((tc, j) => {
       const tp = `${sp}.testcase[${j}]`;
       const t = obj(tc, tp);
-      const name = attr(t, 'name');
-      if (!name) throw new ReportError(`${tp}.name`, 'is required');
-      const file = attr(t, 'file') ?? attr(so, 'file') ?? attr(t, 'classname') ?? suiteName;
+      const testName = attr(t, 'name');
+      if (!testName) throw new ReportError(`${tp}.name`, 'is required');
+      const file = name(attr(t, 'file') ?? attr(so, 'file') ?? attr(t, 'classname') ?? suiteName, `${tp}.file`);
       const time = attr(t, 'time');
       const seconds = time === undefined ? 0 : Number(time);
       if (!Number.isFinite(seconds) || seconds < 0) throw new ReportError(`${tp}.time`, 'must be a non-negative number of seconds');
@@ -388,7 +408,7 @@ export function normalizeJUnit(doc: Json): NormTest[] {
       const anns = props.filter(isObj).map((p) => ({ type: attr(p, 'name') ?? '', description: attr(p, 'value') ?? textOf(p) }));
       tests.push({
         file,
-        titlePath: name.split(' › ').filter(Boolean),
+        titlePath: titlePathOf(testName.split(' › ').filter(Boolean), `${tp}.name`),
         projectName: '',
         expectedStatus: 'passed',
         annotations: anns.filter((a) => a.type !== ''),

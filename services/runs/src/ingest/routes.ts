@@ -3,7 +3,12 @@
  * rate-limits, then streams the request body here (reports up to INGEST_BODY_LIMIT_BYTES); the service kit
  * accepts a call only with the internal token and hands over the caller as `request.principal`. Answers are
  * the bare `data` (the gateway wraps it) or the error envelope.
+ *
+ * Each body is spooled first (./spool.ts: memory up to 1 MiB, a temp file beyond), then JSON reports and result
+ * batches are parsed as streams (./stream.ts) while their tests are written; JUnit XML is parsed whole, one
+ * large document at a time per process.
  */
+import os from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
@@ -13,15 +18,18 @@ import type { JUnitQueryValue } from '@assay/contracts/runs/ingest';
 import { FINISH_STATUSES, oneOf, type FinishStatusName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
 import { Ingestion } from './ingestion';
-import { normalizeJUnit, normalizeMetadata, normalizePlaywrightReport, normalizeResultBatch, ReportError } from './normalize';
+import { normalizeJUnit, normalizeMetadata, ReportError } from './normalize';
+import { Slots, spoolBody, SPOOL_MEMORY_BYTES, type SpooledBody } from './spool';
+import { readPlaywrightReport, readResultBatch, readTests } from './stream';
 
+type Body = AsyncIterable<Buffer> | undefined;
 interface ProjectRoute {
   Params: { projectId: string };
-  Body: Buffer | undefined;
+  Body: Body;
 }
 interface RunRoute {
   Params: { projectId: string; runId: string };
-  Body: Buffer | undefined;
+  Body: Body;
 }
 interface JUnitRoute extends ProjectRoute {
   Querystring: JUnitQueryValue;
@@ -40,18 +48,26 @@ function mediaType(request: FastifyRequest): string {
     .toLowerCase();
 }
 
-function jsonBody(request: FastifyRequest<{ Body: Buffer | undefined }>): unknown {
+function requireJson(request: FastifyRequest): void {
   const type = mediaType(request);
   if (type !== 'application/json' && !type.endsWith('+json'))
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  const buf = request.body;
-  if (!buf || buf.length === 0) throw new ReportError('body', 'empty JSON body');
+}
+
+/** A small JSON body (start, finish): parsed whole; these never need more than SPOOL_MEMORY_BYTES. */
+async function smallJson(request: FastifyRequest, body: SpooledBody): Promise<unknown> {
+  requireJson(request);
+  if (body.size === 0) throw new ReportError('body', 'empty JSON body');
+  if (body.large) throw new AppError('PAYLOAD_TOO_LARGE', `This body is limited to ${SPOOL_MEMORY_BYTES} bytes`);
   try {
-    return JSON.parse(buf.toString('utf8'));
+    return JSON.parse(await body.text());
   } catch (err) {
     throw new ReportError('body', `malformed JSON (${(err as Error).message})`);
   }
 }
+
+/** JUnit needs no document type; a DOCTYPE only brings entities (expansion, external references): refused. */
+const DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
 
 function onlyKeys(body: unknown, allowed: string[]): Record<string, unknown> {
   if (body === undefined) return {};
@@ -82,6 +98,9 @@ function optFinishStatus(v: unknown, path: string): FinishStatusName | undefined
 export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<void> {
   const ingestion = new Ingestion(w);
   const limit = w.config.INGEST_BODY_LIMIT_BYTES;
+  const spoolOptions = { limit, dir: w.config.INGEST_SPOOL_DIR || os.tmpdir(), diskSlots: new Slots(w.config.INGEST_MAX_LARGE_UPLOADS) };
+  // A large XML document is parsed whole (fast-xml-parser builds it in memory): one at a time per process.
+  const xmlSlots = new Slots(1);
   const xml = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '@_',
@@ -90,17 +109,22 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     trimValues: false,
   });
 
+  /** Spools the request's body, runs `fn` with it, and removes the spool whatever happens. */
+  async function withBody<T>(request: FastifyRequest<{ Body: Body }>, fn: (body: SpooledBody) => Promise<T>): Promise<T> {
+    const body = await spoolBody(request.body ?? [], spoolOptions);
+    try {
+      return await fn(body);
+    } finally {
+      await body.dispose();
+    }
+  }
+
   await app.register(async (scope) => {
-    // Bodies are read as bytes (up to the ingestion limit) and parsed by the route: JSON or XML.
+    // Bodies arrive as the raw stream (any content type); the routes spool and parse them.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     scope.setErrorHandler((err, _request, reply) => {
-      const code = (err as { code?: string }).code;
-      const appErr = isAppError(err)
-        ? err
-        : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${limit} bytes`)
-          : (fromDatabaseError(err) ?? fromConnectError(err));
+      const appErr = isAppError(err) ? err : (fromDatabaseError(err) ?? fromConnectError(err));
       if (appErr.reason === 'INTERNAL_ERROR') w.logger.error({ err }, 'ingestion failed');
       reply
         .code(appErr.httpStatus)
@@ -109,7 +133,7 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     });
 
     scope.post<ProjectRoute>('/ingest/:projectId/runs', async (request, reply) => {
-      const b = onlyKeys(jsonBody(request), ['metadata', 'totalTests', 'startTime']);
+      const b = onlyKeys(await withBody(request, (body) => smallJson(request, body)), ['metadata', 'totalTests', 'startTime']);
       const totalTests = optCount(b.totalTests, 'body.totalTests');
       const answer = await ingestion.start(request.params.projectId, callerOf(request), {
         metadata: normalizeMetadata(b.metadata),
@@ -122,16 +146,16 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
 
     scope.post<RunRoute>('/ingest/:projectId/runs/:runId/results', async (request) => {
       const { projectId, runId } = request.params;
-      const body = jsonBody(request);
-      onlyKeys(body, ['results']);
       callerOf(request);
-      return ingestion.results(projectId, runId, normalizeResultBatch(body));
+      requireJson(request);
+      return withBody(request, (body) => ingestion.results(projectId, runId, readResultBatch(body.chunks())));
     });
 
     scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request) => {
       const { projectId, runId } = request.params;
-      const raw = request.body;
-      const b = raw && raw.length > 0 ? onlyKeys(jsonBody(request), ['status', 'endTime']) : {};
+      const b = await withBody(request, async (body) =>
+        body.size > 0 ? onlyKeys(await smallJson(request, body), ['status', 'endTime']) : {},
+      );
       return ingestion.finish(projectId, runId, {
         status: optFinishStatus(b.status, 'body.status'),
         endTime: optDate(b.endTime, 'body.endTime'),
@@ -143,8 +167,11 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
       ['/ingest/:projectId/compat/playwright', 'compat', 200],
     ] as const) {
       scope.post<ProjectRoute>(path, async (request, reply) => {
-        const report = normalizePlaywrightReport(jsonBody(request));
-        const answer = await ingestion.oneShot(request.params.projectId, callerOf(request), source, report);
+        requireJson(request);
+        const caller = callerOf(request);
+        const answer = await withBody(request, (body) =>
+          ingestion.oneShot(request.params.projectId, caller, source, readPlaywrightReport(body.chunks())),
+        );
         reply.code(status);
         return answer;
       });
@@ -154,19 +181,28 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
       const type = mediaType(request);
       if (type !== 'application/xml' && type !== 'text/xml')
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/xml');
-      const text = (request.body ?? Buffer.alloc(0)).toString('utf8');
-      if (text.trim().length === 0) throw new ReportError('body', 'empty XML body');
-      const valid = XMLValidator.validate(text);
-      if (valid !== true)
-        throw new ReportError('body', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-      const tests = normalizeJUnit(xml.parse(text));
+      const caller = callerOf(request);
+      const tests = await withBody(request, async (body) => {
+        if (body.large) await xmlSlots.take();
+        try {
+          const text = await body.text();
+          if (text.trim().length === 0) throw new ReportError('body', 'empty XML body');
+          if (DOCTYPE.test(text)) throw new ReportError('body', 'must not declare a DOCTYPE or entities (JUnit XML needs none)');
+          const valid = XMLValidator.validate(text);
+          if (valid !== true)
+            throw new ReportError('body', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+          return normalizeJUnit(xml.parse(text));
+        } finally {
+          if (body.large) xmlSlots.release();
+        }
+      });
       const q = request.query;
       const metadata = normalizeMetadata({
         git: { branch: q.branch, commit: { hash: q.commit, message: q.commitMessage, author: q.author } },
         environment: q.environment,
         tags: q.tags,
       });
-      const answer = await ingestion.oneShot(request.params.projectId, callerOf(request), 'junit', { metadata, tests, errors: [] });
+      const answer = await ingestion.oneShot(request.params.projectId, caller, 'junit', readTests(tests, { metadata, errors: [] }));
       reply.code(201);
       return answer;
     });

@@ -3,6 +3,9 @@
  * per table per chunk (a few statements per thousand tests, whatever the report size). Ids are deterministic
  * (see domain/identity), so a re-sent batch lands on the same rows: results are upserted, attempts are
  * idempotent per (test, retry), and each result's status/outcome is then recomputed from all its attempts.
+ *
+ * Rows shared by the project (tests, error groups) are only ever inserted, never updated, here: an update would
+ * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends.
  */
 import type { PoolClient } from '@assay/db';
 import type { NormTest } from '../ingest/normalize';
@@ -122,7 +125,7 @@ export async function writeTests(
         `INSERT INTO error_groups (id, project_id, fingerprint, message)
          SELECT x.id, $2, x.fingerprint, x.message
            FROM jsonb_to_recordset($1::jsonb) AS x(id text, fingerprint text, message text)
-         ON CONFLICT (project_id, fingerprint) DO UPDATE SET last_seen_at = now()`,
+         ON CONFLICT (project_id, fingerprint) DO NOTHING`,
         [JSON.stringify([...p.groups.values()]), run.projectId],
       );
     }

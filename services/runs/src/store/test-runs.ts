@@ -99,13 +99,26 @@ export interface NewRun {
   reportErrors?: unknown[];
 }
 
-export async function insertRun(db: Queryable, run: NewRun): Promise<RunRow> {
-  const { rows: c } = await db.query(
+/**
+ * The project's next run number. Takes the project's counter row lock until the transaction ends, so every other
+ * run creation in the project waits: take it last (a one-shot report writes its tests first).
+ */
+async function nextCounter(db: Queryable, projectId: string): Promise<number> {
+  const { rows } = await db.query(
     `INSERT INTO project_counters (project_id, last_counter) VALUES ($1, 1)
      ON CONFLICT (project_id) DO UPDATE SET last_counter = project_counters.last_counter + 1
      RETURNING last_counter`,
-    [run.projectId],
+    [projectId],
   );
+  return rows[0].last_counter;
+}
+
+/**
+ * A new running run. With `counter: false` (one-shot reports) it has no number yet: `numberRun` gives it one in the
+ * same transaction once its tests are written (a run without a number is never committed: see the migration).
+ */
+export async function insertRun(db: Queryable, run: NewRun, opts: { counter?: boolean } = {}): Promise<RunRow> {
+  const counter = opts.counter === false ? null : await nextCounter(db, run.projectId);
   const m = run.metadata;
   const { rows } = await db.query(
     `INSERT INTO runs (id, project_id, org_id, counter, status, source, start_time, last_activity_at, branch, environment,
@@ -116,7 +129,7 @@ export async function insertRun(db: Queryable, run: NewRun): Promise<RunRow> {
       newId(),
       run.projectId,
       run.orgId,
-      c[0].last_counter,
+      counter,
       run.source,
       run.startTime,
       m.branch,
@@ -133,6 +146,46 @@ export async function insertRun(db: Queryable, run: NewRun): Promise<RunRow> {
       run.createdBy,
     ],
   );
+  return toRunRow(rows[0]);
+}
+
+/** What a one-shot report says about its run, known once the whole report has been read. */
+export interface RunHeader {
+  metadata: NormMetadata;
+  totalTests: number;
+  startTime: Date;
+  coverage?: Record<string, unknown>;
+  reportErrors: unknown[];
+}
+
+export async function setRunHeader(db: Queryable, runId: string, h: RunHeader): Promise<void> {
+  const m = h.metadata;
+  await db.query(
+    `UPDATE runs SET start_time = $2, branch = $3, environment = $4, commit_hash = $5, commit_message = $6, commit_author = $7,
+            ci = $8, extra = $9, tags = $10, total_tests_expected = $11, coverage = $12, report_errors = $13
+      WHERE id = $1`,
+    [
+      runId,
+      h.startTime,
+      m.branch,
+      m.environment,
+      m.commit.hash,
+      m.commit.message,
+      m.commit.author,
+      JSON.stringify(m.ci),
+      JSON.stringify(m.extra),
+      m.tags,
+      h.totalTests,
+      h.coverage ? JSON.stringify(h.coverage) : null,
+      JSON.stringify(h.reportErrors),
+    ],
+  );
+}
+
+/** Gives a run inserted with `counter: false` its number (the project's counter lock: see nextCounter). */
+export async function numberRun(db: Queryable, run: { id: string; projectId: string }): Promise<RunRow> {
+  const counter = await nextCounter(db, run.projectId);
+  const { rows } = await db.query(`UPDATE runs SET counter = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [run.id, counter]);
   return toRunRow(rows[0]);
 }
 

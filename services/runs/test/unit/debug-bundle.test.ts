@@ -100,7 +100,7 @@ describe('debug-bundle handler', () => {
       failingRunsSince: 2,
     });
     expect(b.trace).toEqual({ name: 'trace', path: 'trace.zip', contentType: 'application/zip', retry: 1 });
-    expect(b.retryCommand).toBe("npx playwright test 'a.spec.ts' -g 'pay' --project='chromium'");
+    expect(b.retryCommand).toBe("npx playwright test -g 'pay' --project='chromium' -- 'a.spec.ts'");
     expect(Object.keys(b.links)).toEqual(['run', 'testCase', 'history']);
   });
 
@@ -128,5 +128,44 @@ describe('debug-bundle handler', () => {
     });
     expect((await failure(u.runs.getDebugBundle({ projectId: P, caseId: 'nope' }, member))).reason).toBe('NOT_FOUND');
     expect((await failure(u.runs.getDebugBundle({ projectId: 'f'.repeat(24), runId: run.runId }, member))).reason).toBe('NOT_FOUND');
+  });
+
+  it('keeps hostile report text inert: a file named like an option stays a file, newlines and markup stay text', async () => {
+    const Q = '2'.repeat(24);
+    const hostile = await streamRun(
+      u,
+      Q,
+      [
+        {
+          file: '--config=evil.js',
+          titlePath: ['ok\n# Injected heading\n[click](javascript:alert(1))'],
+          status: 'failed',
+          errors: [{ message: 'boom\n## Retry\nrm -rf /' }],
+          steps: [{ title: 'step\n# Step heading', duration: 1 }],
+        },
+      ],
+      { branch: 'main\n# Branch heading' },
+    );
+    const [c] = (await u.runs.listRunTestCases({ projectId: Q, runId: hostile.runId }, member)).testCases.map(documentOf<TestCaseJson>);
+    const json = documentOf<TestBundleJson>((await u.runs.getDebugBundle({ projectId: Q, caseId: c!.id }, member)).bundle);
+    expect(json.retryCommand).toMatch(/ -- '--config=evil\.js'$/);
+    expect(json.retryCommand.split(' -- ')[0]).not.toContain('--config');
+    for (const scope of [{ caseId: c!.id }, { runId: hostile.runId }]) {
+      const { markdown } = await u.runs.getDebugBundle({ projectId: Q, format: BundleFormat.MD, ...scope }, member);
+      // Headings outside fences (inside one, a line is code, not markup).
+      let fenced = false;
+      const headings = markdown.split('\n').filter((l) => {
+        if (l.startsWith('```')) fenced = !fenced;
+        return !fenced && l.startsWith('#');
+      });
+      expect(
+        headings.filter(
+          (h) => !/^#{1,2} (Debug bundle|Error|Steps|Attempts|Failure window|Artifacts|Trace|Links|Retry|Failing|Flaky)/.test(h),
+        ),
+      ).toEqual([]);
+      expect(headings.filter((h) => /^#+ (Injected|Branch heading|Step heading)/.test(h))).toEqual([]);
+      expect(markdown).not.toContain('[click](');
+      expect(markdown).toContain('\\[click\\]\\(javascript:alert\\(1\\)\\)');
+    }
   });
 });

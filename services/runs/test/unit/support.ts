@@ -13,7 +13,11 @@ import { routes } from '../../src/routes';
 import { MIGRATIONS_DIR } from '../../src/service';
 import { wire, type Overrides, type Wiring } from '../../src/wiring';
 import { Ingestion } from '../../src/ingest/ingestion';
-import { normalizeMetadata, normalizePlaywrightReport, normalizeResultBatch } from '../../src/ingest/normalize';
+import { normalizeMetadata } from '../../src/ingest/normalize';
+import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
+
+/** A JSON body as the service reads it: bytes, parsed as a stream. */
+export const bytes = (body: unknown) => [Buffer.from(JSON.stringify(body))];
 
 export interface RunsUnit {
   db: TestSchema;
@@ -99,7 +103,11 @@ export async function streamRun(
     startTime: opts.startTime,
   });
   if (items.length > 0)
-    await u.ingestion.results(projectId, started.runId, normalizeResultBatch({ results: items.map((i) => ({ file: 'a.spec.ts', ...i })) }));
+    await u.ingestion.results(
+      projectId,
+      started.runId,
+      readResultBatch(bytes({ results: items.map((i) => ({ file: 'a.spec.ts', ...i })) })),
+    );
   if (opts.finish === false) return { ...started, finished: undefined };
   const finished = await u.ingestion.finish(projectId, started.runId, {});
   return { ...started, finished };
@@ -107,5 +115,5 @@ export async function streamRun(
 
 /** A Playwright JSON report (one-shot ingestion), `suites` as the reporter writes them. */
 export async function playwrightRun(u: RunsUnit, projectId: string, suites: unknown[], extra: Record<string, unknown> = {}) {
-  return u.ingestion.oneShot(projectId, writer(), 'playwright', normalizePlaywrightReport({ suites, ...extra }));
+  return u.ingestion.oneShot(projectId, writer(), 'playwright', readPlaywrightReport(bytes({ suites, ...extra })));
 }

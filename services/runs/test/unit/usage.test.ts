@@ -6,8 +6,9 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import { as, principal } from '@assay/testkit';
-import { normalizeMetadata, normalizeResultBatch } from '../../src/ingest/normalize';
-import { failure, runsUnit, streamRun, writer, type RunsUnit } from './support';
+import { normalizeMetadata } from '../../src/ingest/normalize';
+import { readResultBatch } from '../../src/ingest/stream';
+import { bytes, failure, runsUnit, streamRun, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
 const P = '5'.repeat(24);
@@ -46,12 +47,12 @@ describe('usage handlers', () => {
     const org = '8'.repeat(24);
     const started = await u.ingestion.start(P, writer(org), { metadata: normalizeMetadata(undefined) });
     const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ file: 'q.spec.ts', titlePath: [`t${i}`], status: 'passed' }));
-    expect((await failure(u.ingestion.results(P, started.runId, normalizeResultBatch({ results: batch(4) })))).reason).toBe(
+    expect((await failure(u.ingestion.results(P, started.runId, readResultBatch(bytes({ results: batch(4) }))))).reason).toBe(
       'QUOTA_LIMIT_EXCEEDED',
     );
     const usage = await u.runs.getUsage({ projectId: P }, as(principal('viewer', { orgId: org })));
     expect(usage).toMatchObject({ usedTestResults: 0n, usedRuns: 1n });
-    await u.ingestion.results(P, started.runId, normalizeResultBatch({ results: batch(3) }));
+    await u.ingestion.results(P, started.runId, readResultBatch(bytes({ results: batch(3) })));
     expect((await failure(u.ingestion.start(P, writer(org), { metadata: normalizeMetadata(undefined) }))).reason).toBe(
       'QUOTA_LIMIT_EXCEEDED',
     );

@@ -1,38 +1,42 @@
 /**
  * Manual runs (spec §3, §4.4; CONTRACT §2): create (own rate bucket), update, close, get, list; and the
- * run's test cases: list and update (quick verdict or detailed result).
+ * run's test cases: list and update (quick verdict or detailed result). Verdicts, statuses and selection modes
+ * reach the service as proto enums (display forms of verdicts understood here).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
+import { recordStatus, spelled, spelledIf, toProtoIf } from '@assay/contracts/manual-testing/common';
 import {
   CreateManualRunBody,
   ManualRunSchema,
+  ManualRunsQuery,
+  RunCaseParams,
   RunCaseSchema,
+  RunCasesQuery,
   runCaseToJson,
+  RunParams,
   runToJson,
+  selectionMode,
   UpdateManualRunBody,
   UpdateRunCaseBody,
-  type ManualRunBodyValue,
-  type RunCaseBodyValue,
-} from './schemas';
+  verdict,
+} from '@assay/contracts/manual-testing/manual-runs';
+import { typed } from '../../typed';
 
-const RunParams = Type.Object({ projectId: Type.String(), runId: Type.String() });
-const RunCaseParams = Type.Object({
-  projectId: Type.String(),
-  runId: Type.String(),
-  caseRef: Type.String({ description: 'run-case id, case `_id` or `TC-<n>`' }),
-});
+const TAGS = ['Manual Tests'];
 
-export default async function manualRunRoutes(app: FastifyInstance) {
+export default async function manualRunRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.post(
     '/:projectId/manual-runs',
     {
       config: { idempotent: true, rateBucket: 'manualRunCreate' },
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Create a manual run',
         params: ProjectParams,
         body: CreateManualRunBody,
@@ -40,17 +44,16 @@ export default async function manualRunRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const b = request.body as ManualRunBodyValue;
+      const b = request.body;
       const res = await app.services.manualTesting.createManualRun(
         defined({
-          projectId,
-          name: b.name!,
+          projectId: request.params.projectId,
+          name: b.name,
           note: b.note,
           environment: b.environment,
-          releaseId: b.releaseId ?? undefined,
+          releaseId: b.releaseId,
           state: b.state,
-          selectionMode: b.selectionMode,
+          selectionMode: toProtoIf(selectionMode, b.selectionMode),
           testCaseIds: b.testCaseIds ?? [],
           suiteIds: b.suiteIds ?? [],
           includeUnsorted: b.includeUnsorted,
@@ -70,24 +73,20 @@ export default async function manualRunRoutes(app: FastifyInstance) {
     '/:projectId/manual-runs',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'List manual runs, newest first, with rollup counts per verdict',
         params: ProjectParams,
-        querystring: Type.Object({
-          ...PageQuery(),
-          status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
-        }),
+        querystring: ManualRunsQuery,
         response: { 200: OkPage(Type.Ref(ManualRunSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue & { status?: string };
+      const p = pageOf(request.query);
       const res = await app.services.manualTesting.listManualRuns(
-        defined({ projectId, page: { page: q.page, limit: q.limit }, status: q.status }),
+        defined({ projectId: request.params.projectId, page: p, status: toProtoIf(recordStatus, request.query.status) }),
         request.callOptions(),
       );
-      return page(res.runs.map(runToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.runs.map(runToJson), pagination(p.page, p.limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -95,14 +94,14 @@ export default async function manualRunRoutes(app: FastifyInstance) {
     '/:projectId/manual-runs/:runId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Get one manual run with its rollup counts per verdict',
         params: RunParams,
         response: { 200: Ok(Type.Ref(ManualRunSchema)) },
       },
     },
     async (request) => {
-      const { projectId, runId } = request.params as { projectId: string; runId: string };
+      const { projectId, runId } = request.params;
       const res = await app.services.manualTesting.getManualRun({ projectId, runId }, request.callOptions());
       return ok(runToJson(res.run!));
     },
@@ -112,7 +111,7 @@ export default async function manualRunRoutes(app: FastifyInstance) {
     '/:projectId/manual-runs/:runId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Update or close (`status: closed`) a manual run; a closed run accepts only releaseId',
         params: RunParams,
         body: UpdateManualRunBody,
@@ -120,8 +119,8 @@ export default async function manualRunRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, runId } = request.params as { projectId: string; runId: string };
-      const b = request.body as ManualRunBodyValue;
+      const { projectId, runId } = request.params;
+      const b = request.body;
       const res = await app.services.manualTesting.updateManualRun(
         defined({
           projectId,
@@ -131,12 +130,12 @@ export default async function manualRunRoutes(app: FastifyInstance) {
           environment: b.environment,
           releaseId: nullableString(b.releaseId),
           state: b.state,
-          selectionMode: b.selectionMode,
+          selectionMode: toProtoIf(selectionMode, b.selectionMode),
           forecast: b.forecast,
           tags: b.tags ? { values: b.tags } : undefined,
           linkedIssues: b.linkedIssues ? { issues: b.linkedIssues } : undefined,
           links: b.links ? { links: b.links } : undefined,
-          status: b.status,
+          status: toProtoIf(recordStatus, b.status),
         }),
         request.callOptions(),
       );
@@ -148,25 +147,22 @@ export default async function manualRunRoutes(app: FastifyInstance) {
     '/:projectId/manual-runs/:runId/test-cases',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'List the test cases of a manual run with their verdicts',
         params: RunParams,
-        querystring: Type.Object({
-          ...PageQuery(),
-          result: Type.Optional(Type.String({ description: 'untested, passed, failed, blocked, skipped, retest' })),
-          assignee: Type.Optional(Type.String({ description: 'user id or e-mail of the assignee; `none` for unassigned cases' })),
-        }),
+        querystring: RunCasesQuery,
         response: { 200: OkPage(Type.Ref(RunCaseSchema)) },
       },
     },
     async (request) => {
-      const { projectId, runId } = request.params as { projectId: string; runId: string };
-      const q = request.query as PageQueryValue & { result?: string; assignee?: string };
+      const { projectId, runId } = request.params;
+      const q = request.query;
+      const p = pageOf(q);
       const res = await app.services.manualTesting.listRunCases(
-        defined({ projectId, runId, page: { page: q.page, limit: q.limit }, result: q.result, assignee: q.assignee }),
+        defined({ projectId, runId, page: p, result: spelledIf(verdict, q.result), assignee: q.assignee }),
         request.callOptions(),
       );
-      return page(res.runCases.map(runCaseToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.runCases.map(runCaseToJson), pagination(p.page, p.limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -174,7 +170,7 @@ export default async function manualRunRoutes(app: FastifyInstance) {
     '/:projectId/manual-runs/:runId/test-cases/:caseRef',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Record a quick verdict or a detailed result for a test case of a manual run',
         params: RunCaseParams,
         body: UpdateRunCaseBody,
@@ -182,21 +178,21 @@ export default async function manualRunRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, runId, caseRef } = request.params as { projectId: string; runId: string; caseRef: string };
-      const b = request.body as RunCaseBodyValue;
+      const { projectId, runId, caseRef } = request.params;
+      const b = request.body;
       const res = await app.services.manualTesting.updateRunCase(
         defined({
           projectId,
           runId,
           caseRef,
           assigneeUserId: nullableString(b.assigneeUserId),
-          result: b.result,
-          status: b.status,
+          result: spelledIf(verdict, b.result),
+          status: spelledIf(verdict, b.status),
           elapsed: b.elapsed,
           comment: b.comment,
           linkedIssues: b.linkedIssues ? { issues: b.linkedIssues } : undefined,
           stepResults: b.stepResults
-            ? { results: b.stepResults.map((s) => ({ order: s.order, status: s.status, comment: s.comment ?? '' })) }
+            ? { results: b.stepResults.map((s) => ({ order: s.order, status: spelled(verdict, s.status), comment: s.comment ?? '' })) }
             : undefined,
         }),
         request.callOptions(),

@@ -1,39 +1,39 @@
 /**
  * Manual test cases (spec §2.3, §4.4; CONTRACT §2): create, update, get by `_id` or `TC-<n>`, list with
  * filters. Lists answer the exact §2.3 item; single reads and writes add flags, comments and issue keys.
+ * Classification values and flags reach the service as proto enums (display forms understood here).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { StepInput } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { defined, ProjectParams } from '@assay/contracts/common/json';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import {
   CaseDetailSchema,
-  CaseListItemSchema,
-  CaseListQuery,
   caseDetailToJson,
+  CaseListItemSchema,
+  CaseParams,
+  CasesQuery,
   caseToJson,
+  classificationToProto,
   CreateCaseBody,
+  flagsToProto,
   stepToProto,
   UpdateCaseBody,
-  type CaseBodyValue,
-} from './schemas';
+} from '@assay/contracts/manual-testing/manual-test-cases';
+import { typed } from '../../typed';
 
-const CaseParams = Type.Object({
-  projectId: Type.String(),
-  caseId: Type.String({ description: 'the case `_id` or its human number (`TC-12`)' }),
-});
+const TAGS = ['Manual Tests'];
 
-type CaseListQueryValue = PageQueryValue & Partial<Record<keyof typeof CaseListQuery, string>>;
+export default async function manualTestCaseRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
 
-export default async function manualTestCaseRoutes(app: FastifyInstance) {
   app.post(
     '/:projectId/manual-test-cases',
     {
       config: { idempotent: true },
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Create a manual test case',
         params: ProjectParams,
         body: CreateCaseBody,
@@ -41,28 +41,20 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const b = request.body as CaseBodyValue;
+      const b = request.body;
       const res = await app.services.manualTesting.createCase(
         defined({
-          projectId,
-          title: b.title!,
+          projectId: request.params.projectId,
+          title: b.title,
           suiteName: b.suiteName,
           suiteId: b.suiteId,
           description: b.description,
           preconditions: b.preconditions,
           postconditions: b.postconditions,
-          status: b.status,
-          testStepsDeclarationType: b.testStepsDeclarationType,
-          steps: (b.steps ?? []).map(stepToProto) as StepInput[],
-          priority: b.priority,
-          severity: b.severity,
-          type: b.type,
-          layer: b.layer,
-          behavior: b.behavior,
-          automationStatus: b.automationStatus,
+          ...classificationToProto(b),
+          steps: (b.steps ?? []).map(stepToProto),
           tags: b.tags,
-          flags: b.flags ?? [],
+          flags: flagsToProto(b.flags ?? []),
           customFields: b.customFields ?? {},
         }),
         request.callOptions(),
@@ -76,34 +68,28 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
     '/:projectId/manual-test-cases',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'List manual test cases',
         params: ProjectParams,
-        querystring: Type.Object({ ...PageQuery(), ...CaseListQuery }),
+        querystring: CasesQuery,
         response: { 200: OkPage(Type.Ref(CaseListItemSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as CaseListQueryValue;
+      const q = request.query;
+      const p = pageOf(q);
       const res = await app.services.manualTesting.listCases(
         defined({
-          projectId,
-          page: { page: q.page, limit: q.limit },
+          projectId: request.params.projectId,
+          page: p,
           suiteId: q.suiteId,
-          status: q.status,
-          priority: q.priority,
-          severity: q.severity,
-          type: q.type,
-          layer: q.layer,
-          behavior: q.behavior,
-          automationStatus: q.automationStatus,
+          ...classificationToProto(q),
           tags: q.tags,
           search: q.search,
         }),
         request.callOptions(),
       );
-      return page(res.testCases.map(caseToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.testCases.map(caseToJson), pagination(p.page, p.limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -111,14 +97,14 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
     '/:projectId/manual-test-cases/:caseId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Get one manual test case by `_id` or `TC-<n>`',
         params: CaseParams,
         response: { 200: Ok(Type.Ref(CaseDetailSchema)) },
       },
     },
     async (request) => {
-      const { projectId, caseId } = request.params as { projectId: string; caseId: string };
+      const { projectId, caseId } = request.params;
       const res = await app.services.manualTesting.getCase({ projectId, caseRef: caseId }, request.callOptions());
       return ok(caseDetailToJson(res.testCase!));
     },
@@ -128,7 +114,7 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
     '/:projectId/manual-test-cases/:caseId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Update a manual test case (send only the fields to change)',
         params: CaseParams,
         body: UpdateCaseBody,
@@ -136,8 +122,8 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, caseId } = request.params as { projectId: string; caseId: string };
-      const b = request.body as CaseBodyValue;
+      const { projectId, caseId } = request.params;
+      const b = request.body;
       const res = await app.services.manualTesting.updateCase(
         defined({
           projectId,
@@ -147,17 +133,10 @@ export default async function manualTestCaseRoutes(app: FastifyInstance) {
           description: b.description,
           preconditions: b.preconditions,
           postconditions: b.postconditions,
-          status: b.status,
-          testStepsDeclarationType: b.testStepsDeclarationType,
-          steps: b.steps ? { steps: b.steps.map(stepToProto) as StepInput[] } : undefined,
-          priority: b.priority,
-          severity: b.severity,
-          type: b.type,
-          layer: b.layer,
-          behavior: b.behavior,
-          automationStatus: b.automationStatus,
+          ...classificationToProto(b),
+          steps: b.steps ? { steps: b.steps.map(stepToProto) } : undefined,
           tags: b.tags,
-          flags: b.flags ? { values: b.flags } : undefined,
+          flags: b.flags ? { flags: flagsToProto(b.flags) } : undefined,
           customFields: b.customFields ? { values: b.customFields } : undefined,
           comments: b.comments ?? [],
           issues: b.issues ?? [],

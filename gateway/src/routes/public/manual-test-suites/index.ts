@@ -2,26 +2,28 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
-import { nullableString } from '@assay/contracts/common/json';
+import { nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { PageQuery, page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import {
   CreateSuiteBody,
+  SuiteParams,
   SuiteSchema,
   suiteToJson,
   UpdateSuiteBody,
-  type CreateSuiteBodyValue,
-  type UpdateSuiteBodyValue,
-} from './schemas';
+} from '@assay/contracts/manual-testing/manual-test-suites';
+import { typed } from '../../typed';
 
-const ProjectParams = Type.Object({ projectId: Type.String() });
+const TAGS = ['Manual Tests'];
 
-export default async function manualTestSuiteRoutes(app: FastifyInstance) {
+export default async function manualTestSuiteRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.post(
     '/:projectId/manual-test-suites',
     {
       config: { idempotent: true },
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Create a manual test suite',
         params: ProjectParams,
         body: CreateSuiteBody,
@@ -29,10 +31,9 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const body = request.body as CreateSuiteBodyValue;
+      const { body } = request;
       const res = await app.services.manualTesting.createSuite(
-        { projectId, name: body.name, description: body.description, parentSuiteId: body.parentSuiteId },
+        { projectId: request.params.projectId, name: body.name, description: body.description, parentSuiteId: body.parentSuiteId },
         request.callOptions(),
       );
       reply.code(201);
@@ -44,24 +45,18 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
     '/:projectId/manual-test-suites/:suiteId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Rename, describe or move a manual test suite',
-        params: Type.Object({ projectId: Type.String(), suiteId: Type.String() }),
+        params: SuiteParams,
         body: UpdateSuiteBody,
         response: { 200: Ok(Type.Ref(SuiteSchema)) },
       },
     },
     async (request) => {
-      const { projectId, suiteId } = request.params as { projectId: string; suiteId: string };
-      const body = request.body as UpdateSuiteBodyValue;
+      const { projectId, suiteId } = request.params;
+      const { body } = request;
       const res = await app.services.manualTesting.updateSuite(
-        {
-          projectId,
-          suiteId,
-          name: body.name,
-          description: body.description,
-          parentSuiteId: nullableString(body.parentSuiteId),
-        },
+        { projectId, suiteId, name: body.name, description: body.description, parentSuiteId: nullableString(body.parentSuiteId) },
         request.callOptions(),
       );
       return ok(suiteToJson(res.suite!));
@@ -72,7 +67,7 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
     '/:projectId/manual-test-suites',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'List root suites with their nested children',
         params: ProjectParams,
         querystring: Type.Object(PageQuery()),
@@ -80,9 +75,8 @@ export default async function manualTestSuiteRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue;
-      const res = await app.services.manualTesting.listSuites({ projectId, page: { page: q.page, limit: q.limit } }, request.callOptions());
+      const q = pageOf(request.query);
+      const res = await app.services.manualTesting.listSuites({ projectId: request.params.projectId, page: q }, request.callOptions());
       return page(res.suites.map(suiteToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
     },
   );

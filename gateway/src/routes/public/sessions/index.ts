@@ -2,19 +2,30 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { PageQuery, page, pagination, type PageQueryValue } from '@assay/contracts/common/pagination';
 import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
-import { CreateSessionBody, SessionSchema, sessionToJson, UpdateSessionBody, type SessionBodyValue } from './schemas';
+import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
+import { recordStatus, toProtoIf } from '@assay/contracts/manual-testing/common';
+import {
+  CreateSessionBody,
+  SessionParams,
+  SessionSchema,
+  SessionsQuery,
+  sessionToJson,
+  UpdateSessionBody,
+} from '@assay/contracts/manual-testing/sessions';
+import { typed } from '../../typed';
 
-const SessionParams = Type.Object({ projectId: Type.String(), sessionId: Type.String() });
+const TAGS = ['Manual Tests'];
 
-export default async function sessionRoutes(app: FastifyInstance) {
+export default async function sessionRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+
   app.post(
     '/:projectId/sessions',
     {
       config: { idempotent: true },
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Create an exploratory session',
         params: ProjectParams,
         body: CreateSessionBody,
@@ -22,18 +33,17 @@ export default async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectId } = request.params as { projectId: string };
-      const b = request.body as SessionBodyValue;
+      const b = request.body;
       const res = await app.services.manualTesting.createSession(
         defined({
-          projectId,
-          name: b.name!,
+          projectId: request.params.projectId,
+          name: b.name,
           mission: b.mission,
           sessionType: b.sessionType,
           config: b.config,
           environment: b.environment,
-          releaseId: b.releaseId ?? undefined,
-          assigneeUserId: b.assigneeUserId ?? undefined,
+          releaseId: b.releaseId,
+          assigneeUserId: b.assigneeUserId,
           state: b.state,
           estimate: b.estimate,
           tags: b.tags ?? [],
@@ -50,24 +60,21 @@ export default async function sessionRoutes(app: FastifyInstance) {
     '/:projectId/sessions',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'List exploratory sessions, newest first',
         params: ProjectParams,
-        querystring: Type.Object({
-          ...PageQuery(),
-          status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
-        }),
+        querystring: SessionsQuery,
         response: { 200: OkPage(Type.Ref(SessionSchema)) },
       },
     },
     async (request) => {
-      const { projectId } = request.params as { projectId: string };
-      const q = request.query as PageQueryValue & { status?: string };
+      const { status } = request.query;
+      const p = pageOf(request.query);
       const res = await app.services.manualTesting.listSessions(
-        defined({ projectId, page: { page: q.page, limit: q.limit }, status: q.status }),
+        defined({ projectId: request.params.projectId, page: p, status: toProtoIf(recordStatus, status) }),
         request.callOptions(),
       );
-      return page(res.sessions.map(sessionToJson), pagination(q.page, q.limit, Number(res.page?.total ?? 0)));
+      return page(res.sessions.map(sessionToJson), pagination(p.page, p.limit, Number(res.page?.total ?? 0)));
     },
   );
 
@@ -75,14 +82,14 @@ export default async function sessionRoutes(app: FastifyInstance) {
     '/:projectId/sessions/:sessionId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Get one exploratory session',
         params: SessionParams,
         response: { 200: Ok(Type.Ref(SessionSchema)) },
       },
     },
     async (request) => {
-      const { projectId, sessionId } = request.params as { projectId: string; sessionId: string };
+      const { projectId, sessionId } = request.params;
       const res = await app.services.manualTesting.getSession({ projectId, sessionId }, request.callOptions());
       return ok(sessionToJson(res.session!));
     },
@@ -92,7 +99,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
     '/:projectId/sessions/:sessionId',
     {
       schema: {
-        tags: ['Manual Tests'],
+        tags: TAGS,
         summary: 'Update an exploratory session; `status: closed` closes it (other fields sent are applied too)',
         params: SessionParams,
         body: UpdateSessionBody,
@@ -100,8 +107,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { projectId, sessionId } = request.params as { projectId: string; sessionId: string };
-      const b = request.body as SessionBodyValue;
+      const { projectId, sessionId } = request.params;
+      const b = request.body;
       const res = await app.services.manualTesting.updateSession(
         defined({
           projectId,
@@ -117,7 +124,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
           estimate: b.estimate,
           tags: b.tags ? { values: b.tags } : undefined,
           linkedIssues: b.linkedIssues ? { issues: b.linkedIssues } : undefined,
-          status: b.status,
+          status: toProtoIf(recordStatus, b.status),
         }),
         request.callOptions(),
       );

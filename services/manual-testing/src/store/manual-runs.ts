@@ -1,5 +1,6 @@
 /** SQL for manual runs, the cases they hold and each case's verdict in the run. */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
+import type { RecordStatusName, SelectionModeName, VerdictName } from '@assay/contracts/manual-testing/values';
 import { caseNumberOf, lastModifiedOf, Where, type Author, type UserSnapshot } from './common';
 import type { LinkedIssueData } from './releases';
 
@@ -14,13 +15,13 @@ export interface RunFields {
   environment: string | null;
   releaseId: string | null;
   state: string | null;
-  selectionMode: 'all' | 'selected';
+  selectionMode: SelectionModeName;
   includeUnsorted: boolean;
   forecast: number | null;
   tags: string[];
   linkedIssues: LinkedIssueData[];
   links: RunLinkData[];
-  status: 'open' | 'closed';
+  status: RecordStatusName;
   closedAt: Date | null;
 }
 
@@ -32,7 +33,7 @@ export interface RunRow extends RunFields {
   updatedAt: Date;
 }
 
-export type RunStatsRow = Record<'total' | 'untested' | 'passed' | 'failed' | 'blocked' | 'skipped' | 'retest', number>;
+export type RunStatsRow = Record<'total' | VerdictName, number>;
 
 function toRow(r: Record<string, unknown>): RunRow {
   return {
@@ -43,13 +44,13 @@ function toRow(r: Record<string, unknown>): RunRow {
     environment: r.environment as string | null,
     releaseId: r.release_id as string | null,
     state: r.state as string | null,
-    selectionMode: r.selection_mode as 'all' | 'selected',
+    selectionMode: r.selection_mode as SelectionModeName,
     includeUnsorted: r.include_unsorted as boolean,
     forecast: r.forecast as number | null,
     tags: r.tags as string[],
     linkedIssues: r.linked_issues as LinkedIssueData[],
     links: r.links as RunLinkData[],
-    status: r.status as 'open' | 'closed',
+    status: r.status as RecordStatusName,
     closedAt: r.closed_at as Date | null,
     lastModifiedBy: lastModifiedOf(r),
     createdAt: r.created_at as Date,
@@ -136,7 +137,7 @@ export async function statsOf(q: Queryable, runIds: string[]): Promise<Map<strin
 export async function listRuns(
   q: Queryable,
   projectId: string,
-  f: { status?: string },
+  f: { status?: RecordStatusName },
   limit: number,
   offset: number,
 ): Promise<{ rows: RunRow[]; total: number }> {
@@ -156,12 +157,12 @@ export async function listRuns(
 
 export interface StepResultData {
   order: number;
-  status: string;
+  status: VerdictName;
   comment: string;
 }
 
 export interface RunCaseFields {
-  result: string;
+  result: VerdictName;
   assignee: UserSnapshot | null;
   elapsed: number | null;
   comment: string;
@@ -193,7 +194,7 @@ function toRunCase(r: Record<string, unknown>): RunCaseRow {
     caseTitle: r.case_title as string,
     suiteId: r.suite_id as string | null,
     suiteName: r.suite_name as string | null,
-    result: r.result as string,
+    result: r.result as VerdictName,
     assignee: r.assignee_id
       ? { id: r.assignee_id as string, name: (r.assignee_name as string) ?? '', email: (r.assignee_email as string) ?? '' }
       : null,
@@ -238,7 +239,7 @@ export async function updateRunCase(c: PoolClient, id: string, f: RunCaseFields)
 export async function listRunCases(
   q: Queryable,
   runId: string,
-  f: { result?: string; assignee?: string },
+  f: { result?: VerdictName; assignee?: string },
   limit: number,
   offset: number,
 ): Promise<{ rows: RunCaseRow[]; total: number }> {

@@ -1,25 +1,45 @@
 /**
- * Manual run and run-case shapes: the spec §4.4 bodies, and reads with the write field names (CONTRACT §9)
- * plus the run's rollup counts per verdict (`stats`).
+ * The `manual-runs` family (spec §3, §4.4; CONTRACT §2, §9): the manual run read with its rollup counts per
+ * verdict (`stats`), the run's test cases (`/manual-runs/{runId}/test-cases`) with their verdicts, the bodies,
+ * the path and query parameters, the verdict and selection-mode enum maps and the mappers.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { ManualRun, RunCase } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { SelectionMode, Verdict, type ManualRun, type RunCase } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { enumMap } from '../common/enums';
+import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import { PageQuery } from '../common/pagination';
 import {
-  DateTime,
-  iso,
-  isoRequired,
+  CloseStatus,
   LinkedIssueBody,
   LinkedIssueJson,
   linkedIssueJson,
+  literals,
   MemberJson,
   memberJson,
-  Nullable,
-  Person,
-  personJson,
-} from '@assay/contracts/common/json';
+  recordBodies,
+  recordStatus,
+  RecordStatusSchema,
+  recordTrail,
+  recordTrailJson,
+  SuiteRefJson,
+  suiteRefJson,
+} from './common';
+import { MAX_INT32, SELECTION_MODES, VERDICTS, type SelectionModeName, type VerdictName } from './values';
 
-const VERDICTS = ['untested', 'passed', 'failed', 'blocked', 'skipped', 'retest'];
-const Verdict = Type.Union(VERDICTS.map((v) => Type.Literal(v)));
+export const verdict = enumMap<VerdictName, Verdict>([
+  ['untested', Verdict.UNTESTED],
+  ['passed', Verdict.PASSED],
+  ['failed', Verdict.FAILED],
+  ['blocked', Verdict.BLOCKED],
+  ['skipped', Verdict.SKIPPED],
+  ['retest', Verdict.RETEST],
+]);
+export const selectionMode = enumMap<SelectionModeName, SelectionMode>([
+  ['all', SelectionMode.ALL],
+  ['selected', SelectionMode.SELECTED],
+]);
+
+const VerdictSchema = literals(VERDICTS);
 
 export const ManualRunSchema = Type.Object(
   {
@@ -29,13 +49,13 @@ export const ManualRunSchema = Type.Object(
     environment: Nullable(Type.String()),
     releaseId: Nullable(Type.String()),
     state: Nullable(Type.String()),
-    selectionMode: Type.Union([Type.Literal('all'), Type.Literal('selected')]),
+    selectionMode: literals(SELECTION_MODES),
     includeUnsorted: Type.Boolean(),
     forecast: Nullable(Type.Number()),
     tags: Type.Array(Type.String()),
     linkedIssues: Type.Array(LinkedIssueJson),
     links: Type.Array(Type.Object({ title: Type.String(), url: Type.String() })),
-    status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+    status: RecordStatusSchema,
     closedAt: Nullable(DateTime),
     stats: Type.Object(
       {
@@ -49,13 +69,11 @@ export const ManualRunSchema = Type.Object(
       },
       { description: 'cases of the run per verdict' },
     ),
-    metadata: Type.Object({ lastModifiedBy: Person }),
-    createdAt: DateTime,
-    updatedAt: DateTime,
+    ...recordTrail,
   },
   { $id: 'ManualRun', title: 'ManualRun' },
 );
-type ManualRunJson = Static<typeof ManualRunSchema>;
+export type ManualRunJson = Static<typeof ManualRunSchema>;
 
 export function runToJson(r: ManualRun): ManualRunJson {
   const s = r.stats!;
@@ -66,13 +84,13 @@ export function runToJson(r: ManualRun): ManualRunJson {
     environment: r.environment ?? null,
     releaseId: r.releaseId ?? null,
     state: r.state ?? null,
-    selectionMode: r.selectionMode as 'all' | 'selected',
+    selectionMode: selectionMode.fromProto(r.selectionMode),
     includeUnsorted: r.includeUnsorted,
     forecast: r.forecast ?? null,
     tags: r.tags,
     linkedIssues: r.linkedIssues.map(linkedIssueJson),
     links: r.links.map((l) => ({ title: l.title, url: l.url })),
-    status: r.status as 'open' | 'closed',
+    status: recordStatus.fromProto(r.status),
     closedAt: iso(r.closedAt),
     stats: {
       total: s.total,
@@ -83,9 +101,7 @@ export function runToJson(r: ManualRun): ManualRunJson {
       skipped: s.skipped,
       retest: s.retest,
     },
-    metadata: { lastModifiedBy: personJson(r.lastModifiedBy) },
-    createdAt: isoRequired(r.createdAt),
-    updatedAt: isoRequired(r.updatedAt),
+    ...recordTrailJson(r),
   };
 }
 
@@ -97,41 +113,55 @@ export const RunCaseSchema = Type.Object(
       _id: Type.String(),
       caseId: Type.String({ description: '`TC-<n>`' }),
       title: Type.String(),
-      suite: Nullable(Type.Object({ _id: Type.String(), name: Type.String() })),
+      suite: SuiteRefJson,
     }),
-    result: Verdict,
+    result: VerdictSchema,
     assignee: Nullable(MemberJson),
     elapsed: Nullable(Type.Number({ minimum: 0, description: 'seconds' })),
     comment: Type.String({ description: 'sanitized HTML' }),
     linkedIssues: Type.Array(LinkedIssueJson),
-    stepResults: Type.Array(Type.Object({ order: Type.Integer(), status: Verdict, comment: Type.String() })),
+    stepResults: Type.Array(Type.Object({ order: Type.Integer(), status: VerdictSchema, comment: Type.String() })),
     updatedAt: DateTime,
   },
   { $id: 'ManualRunTestCase', title: 'ManualRunTestCase' },
 );
-type RunCaseJson = Static<typeof RunCaseSchema>;
+export type RunCaseJson = Static<typeof RunCaseSchema>;
 
 export function runCaseToJson(c: RunCase): RunCaseJson {
   const tc = c.testCase!;
   return {
     _id: c.id,
     runId: c.runId,
-    testCase: { _id: tc.id, caseId: tc.caseId, title: tc.title, suite: tc.suite ? { _id: tc.suite.id, name: tc.suite.name } : null },
-    result: c.result as RunCaseJson['result'],
+    testCase: { _id: tc.id, caseId: tc.caseId, title: tc.title, suite: suiteRefJson(tc.suite) },
+    result: verdict.fromProto(c.result),
     assignee: c.assignee ? memberJson(c.assignee) : null,
     elapsed: c.elapsed ?? null,
     comment: c.comment,
     linkedIssues: c.linkedIssues.map(linkedIssueJson),
-    stepResults: c.stepResults.map((s) => ({ order: s.order, status: s.status as RunCaseJson['result'], comment: s.comment })),
+    stepResults: c.stepResults.map((s) => ({ order: s.order, status: verdict.fromProto(s.status), comment: s.comment })),
     updatedAt: isoRequired(c.updatedAt),
   };
 }
 
-const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
+export const RunParams = Type.Object({ projectId: Type.String(), runId: Type.String() });
+export const RunCaseParams = Type.Object({
+  projectId: Type.String(),
+  runId: Type.String(),
+  caseRef: Type.String({ description: 'run-case id, case `_id` or `TC-<n>`' }),
+});
+
+export const ManualRunsQuery = Type.Object({ ...PageQuery(), status: Type.Optional(RecordStatusSchema) });
+
+export const RunCasesQuery = Type.Object({
+  ...PageQuery(),
+  result: Type.Optional(Type.String({ description: VERDICTS.join(', ') })),
+  assignee: Type.Optional(Type.String({ description: 'user id or e-mail of the assignee; `none` for unassigned cases' })),
+});
+
 const Links = Type.Array(
   Type.Object({ title: Type.String({ minLength: 1 }), url: Type.String({ format: 'uri' }) }, { additionalProperties: false }),
 );
-const SelectionMode = Type.Union([Type.Literal('all'), Type.Literal('selected')], {
+const SelectionModeSchema = literals(SELECTION_MODES, {
   description: '`all` (default): every active case; `selected`: testCaseIds and suiteIds (with their sub-suites)',
 });
 
@@ -139,51 +169,28 @@ const common = {
   note: Type.Optional(Type.String({ description: 'rich HTML; sanitized before storage' })),
   environment: Type.Optional(Type.String()),
   state: Type.Optional(Type.String()),
-  selectionMode: Type.Optional(SelectionMode),
+  selectionMode: Type.Optional(SelectionModeSchema),
   forecast: Type.Optional(Type.Number({ minimum: 0 })),
   tags: Type.Optional(Type.Array(Type.String())),
   linkedIssues: Type.Optional(LinkedIssueBody),
   links: Type.Optional(Links),
 };
 
-export const CreateManualRunBody = Type.Object(
+const runBodies = recordBodies(
+  common,
   {
-    name: Name,
-    ...common,
     releaseId: Type.Optional(Type.String()),
     testCaseIds: Type.Optional(Type.Array(Type.String(), { description: 'case `_id`s or `TC-<n>` numbers (selected mode)' })),
     suiteIds: Type.Optional(Type.Array(Type.String(), { description: 'suites whose active cases, sub-suites included, join the run' })),
     includeUnsorted: Type.Optional(Type.Boolean({ description: 'also the active cases that are in no suite' })),
   },
-  { additionalProperties: false },
-);
-
-export const UpdateManualRunBody = Type.Object(
   {
-    name: Type.Optional(Name),
-    ...common,
     releaseId: Type.Optional(Nullable(Type.String({ description: 'the only field a closed run accepts; null detaches' }))),
-    status: Type.Optional(Type.Literal('closed', { description: '`closed` closes the run' })),
+    status: Type.Optional(CloseStatus('run')),
   },
-  { additionalProperties: false, minProperties: 1 },
 );
-
-export interface ManualRunBodyValue {
-  name?: string;
-  note?: string;
-  environment?: string;
-  releaseId?: string | null;
-  state?: string;
-  selectionMode?: 'all' | 'selected';
-  testCaseIds?: string[];
-  suiteIds?: string[];
-  includeUnsorted?: boolean;
-  forecast?: number;
-  tags?: string[];
-  linkedIssues?: Static<typeof LinkedIssueBody>;
-  links?: Static<typeof Links>;
-  status?: 'closed';
-}
+export const CreateManualRunBody = runBodies.create;
+export const UpdateManualRunBody = runBodies.update;
 
 export const UpdateRunCaseBody = Type.Object(
   {
@@ -197,7 +204,7 @@ export const UpdateRunCaseBody = Type.Object(
       Type.Array(
         Type.Object(
           {
-            order: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'step number' }),
+            order: Type.Integer({ minimum: 1, maximum: MAX_INT32, description: 'step number' }),
             status: Type.String({ description: VERDICTS.join(', ') }),
             comment: Type.Optional(Type.String({ description: 'rich HTML, sanitized' })),
           },
@@ -214,13 +221,3 @@ export const UpdateRunCaseBody = Type.Object(
       'either a quick verdict (assigneeUserId, result/status, elapsed) or a detailed result (comment, linkedIssues, stepResults)',
   },
 );
-
-export interface RunCaseBodyValue {
-  assigneeUserId?: string | null;
-  result?: string;
-  status?: string;
-  elapsed?: number;
-  comment?: string;
-  linkedIssues?: Static<typeof LinkedIssueBody>;
-  stepResults?: { order: number; status: string; comment?: string }[];
-}

@@ -1,19 +1,27 @@
-/** Exploratory session shapes: the spec §4.4 bodies and the read (write field names, CONTRACT §9). */
+/**
+ * The `sessions` family (exploratory sessions, spec §3, §4.4; CONTRACT §2, §9): the session read (write field
+ * names), the create and update bodies, the path and query parameters and the proto → JSON mapper.
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Session } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { DateTime, iso, Nullable } from '../common/json';
+import { PageQuery } from '../common/pagination';
 import {
-  DateTime,
-  iso,
-  isoRequired,
+  CloseStatus,
   LinkedIssueBody,
   LinkedIssueJson,
   linkedIssueJson,
   MemberJson,
   memberJson,
-  Nullable,
-  Person,
-  personJson,
-} from '@assay/contracts/common/json';
+  recordBodies,
+  recordStatus,
+  RecordStatusSchema,
+  recordTrail,
+  recordTrailJson,
+} from './common';
+import { MAX_INT32 } from './values';
+
+const WorkflowState = Type.String({ description: 'project-configured workflow state' });
 
 export const SessionSchema = Type.Object(
   {
@@ -25,19 +33,17 @@ export const SessionSchema = Type.Object(
     environment: Nullable(Type.String()),
     releaseId: Nullable(Type.String()),
     assignee: Nullable(MemberJson),
-    state: Nullable(Type.String({ description: 'project-configured workflow state' })),
+    state: Nullable(WorkflowState),
     estimate: Nullable(Type.Integer({ minimum: 0, description: 'minutes' })),
     tags: Type.Array(Type.String()),
     linkedIssues: Type.Array(LinkedIssueJson),
-    status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+    status: RecordStatusSchema,
     closedAt: Nullable(DateTime),
-    metadata: Type.Object({ lastModifiedBy: Person }),
-    createdAt: DateTime,
-    updatedAt: DateTime,
+    ...recordTrail,
   },
   { $id: 'ExploratorySession', title: 'ExploratorySession' },
 );
-type SessionJson = Static<typeof SessionSchema>;
+export type SessionJson = Static<typeof SessionSchema>;
 
 export function sessionToJson(s: Session): SessionJson {
   return {
@@ -53,59 +59,38 @@ export function sessionToJson(s: Session): SessionJson {
     estimate: s.estimate ?? null,
     tags: s.tags,
     linkedIssues: s.linkedIssues.map(linkedIssueJson),
-    status: s.status as 'open' | 'closed',
+    status: recordStatus.fromProto(s.status),
     closedAt: iso(s.closedAt),
-    metadata: { lastModifiedBy: personJson(s.lastModifiedBy) },
-    createdAt: isoRequired(s.createdAt),
-    updatedAt: isoRequired(s.updatedAt),
+    ...recordTrailJson(s),
   };
 }
 
-const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
+export const SessionParams = Type.Object({ projectId: Type.String(), sessionId: Type.String() });
+
+export const SessionsQuery = Type.Object({ ...PageQuery(), status: Type.Optional(RecordStatusSchema) });
 
 const common = {
   mission: Type.Optional(Type.String({ description: 'rich HTML charter; sanitized before storage' })),
   sessionType: Type.Optional(Type.String()),
   config: Type.Optional(Type.String()),
   environment: Type.Optional(Type.String()),
-  state: Type.Optional(Type.String({ description: 'project-configured workflow state' })),
-  estimate: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'minutes' })),
+  state: Type.Optional(WorkflowState),
+  estimate: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT32, description: 'minutes' })),
   tags: Type.Optional(Type.Array(Type.String())),
   linkedIssues: Type.Optional(LinkedIssueBody),
 };
 
-export const CreateSessionBody = Type.Object(
+const sessionBodies = recordBodies(
+  common,
   {
-    name: Name,
-    ...common,
     releaseId: Type.Optional(Type.String()),
     assigneeUserId: Type.Optional(Type.String({ description: 'user id or e-mail of a member of the organization' })),
   },
-  { additionalProperties: false },
-);
-
-export const UpdateSessionBody = Type.Object(
   {
-    name: Type.Optional(Name),
-    ...common,
     releaseId: Type.Optional(Nullable(Type.String({ description: 'null detaches the release' }))),
     assigneeUserId: Type.Optional(Nullable(Type.String({ description: 'user id or e-mail; null unassigns' }))),
-    status: Type.Optional(Type.Literal('closed', { description: '`closed` closes the session' })),
+    status: Type.Optional(CloseStatus('session')),
   },
-  { additionalProperties: false, minProperties: 1 },
 );
-
-export interface SessionBodyValue {
-  name?: string;
-  mission?: string;
-  sessionType?: string;
-  config?: string;
-  environment?: string;
-  releaseId?: string | null;
-  assigneeUserId?: string | null;
-  state?: string;
-  estimate?: number;
-  tags?: string[];
-  linkedIssues?: Static<typeof LinkedIssueBody>;
-  status?: 'closed';
-}
+export const CreateSessionBody = sessionBodies.create;
+export const UpdateSessionBody = sessionBodies.update;

@@ -1,11 +1,12 @@
-/** ManualTestingService suite RPCs: create (depth ≤ 6, root = 1), update/move, and list as trees. */
+/** The `manual-test-suites` family: create (depth ≤ MAX_SUITE_DEPTH, root = 1), update/move, and list as trees. */
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { SuiteSchema, type ManualTestingService, type Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound, validation } from '@assay/errors';
-import { requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { MAX_SUITE_DEPTH, MAX_SUITE_DESCRIPTION, MAX_SUITE_NAME } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import {
   countRootSuites,
@@ -17,13 +18,9 @@ import {
   suiteSubtree,
   updateSuiteText,
   type SuiteRow,
-} from '../store/suites';
+} from '../store/manual-test-suites';
 import { checkLength, checkName, Violations } from '../domain/violations';
 import { authorOf, requireSomeField } from './common';
-
-export const MAX_SUITE_DEPTH = 6;
-export const MAX_SUITE_NAME = 500;
-export const MAX_SUITE_DESCRIPTION = 2000;
 
 function toSuite(row: SuiteRow, children: Suite[] = []): Suite {
   return create(SuiteSchema, {
@@ -54,7 +51,7 @@ function buildTrees(rows: SuiteRow[], rootId?: string): Suite[] {
 
 type SuiteRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createSuite' | 'listSuites' | 'updateSuite'>;
 
-export function suiteHandlers({ pool }: Wiring): SuiteRpcs {
+export function manualTestSuiteHandlers({ pool }: Wiring): SuiteRpcs {
   return {
     async createSuite(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
@@ -154,13 +151,12 @@ export function suiteHandlers({ pool }: Wiring): SuiteRpcs {
     },
 
     async listSuites(req) {
-      const page = Math.max(1, req.page?.page ?? 1);
-      const limit = Math.min(100, Math.max(1, req.page?.limit ?? 10));
+      const p = paging(req.page);
       const [total, rows] = await Promise.all([
         countRootSuites(pool, req.projectId),
-        listSuiteTrees(pool, req.projectId, limit, (page - 1) * limit),
+        listSuiteTrees(pool, req.projectId, p.limit, p.offset),
       ]);
-      return { suites: buildTrees(rows), page: { page, limit, total: BigInt(total) } };
+      return { suites: buildTrees(rows), page: pageInfo(p, total) };
     },
   };
 }

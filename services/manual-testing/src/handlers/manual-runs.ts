@@ -1,5 +1,5 @@
 /**
- * ManualTestingService manual run RPCs: create (selection `all` or `selected`), update, close, get, list,
+ * The `manual-runs` family: create (selection `all` or `selected`), update, close, get, list,
  * with rollup counts per verdict; and the run's cases: list and update (quick verdict or detailed result).
  * A closed run refuses every change but `releaseId` (CONFLICT), and so do its cases.
  */
@@ -7,15 +7,20 @@ import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   ManualRunSchema,
+  RecordStatus,
   RunCaseSchema,
   type ManualRun,
   type ManualTestingService,
   type RunCase,
   type RunLink,
+  type SelectionMode,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { conflict, notFound } from '@assay/errors';
-import { requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { recordStatus } from '@assay/contracts/manual-testing/common';
+import { selectionMode as selectionModes, verdict } from '@assay/contracts/manual-testing/manual-runs';
+import { MAX_RECORD_NAME, type SelectionModeName } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import {
   addRunCases,
@@ -34,16 +39,14 @@ import {
   type RunRow,
   type RunStatsRow,
   type StepResultData,
-} from '../store/runs';
-import { resolveCaseRefs, selectCaseIds, suiteSubtreeIds } from '../store/cases';
-import { findSuite } from '../store/suites';
-import { paging } from '../store/common';
+} from '../store/manual-runs';
+import { resolveCaseRefs, selectCaseIds, suiteSubtreeIds } from '../store/manual-test-cases';
+import { findSuite } from '../store/manual-test-suites';
 import { sanitizeRichHtml } from '../domain/html';
-import { MAX_RECORD_NAME, parseLinkedIssues, resolveMembers } from '../domain/records';
-import { enumValue, VERDICTS } from '../domain/values';
-import { checkName, invalid, Violations } from '../domain/violations';
-import { authorOf, member, requireSomeField, ts, userRef } from './common';
-import { checkReleaseRef } from './sessions';
+import { resolveMember } from '../domain/members';
+import { cleanTags, parseLinkedIssues } from '../domain/records';
+import { checkName, enumName, invalid, Violations } from '../domain/violations';
+import { authorOf, checkReleaseRef, member, requireSomeField, trail, ts } from './common';
 
 export function toManualRun(r: RunRow, stats: RunStatsRow): ManualRun {
   return create(ManualRunSchema, {
@@ -53,18 +56,16 @@ export function toManualRun(r: RunRow, stats: RunStatsRow): ManualRun {
     environment: r.environment ?? undefined,
     releaseId: r.releaseId ?? undefined,
     state: r.state ?? undefined,
-    selectionMode: r.selectionMode,
+    selectionMode: selectionModes.toProto(r.selectionMode),
     includeUnsorted: r.includeUnsorted,
     forecast: r.forecast ?? undefined,
     tags: r.tags,
     linkedIssues: r.linkedIssues,
     links: r.links,
-    status: r.status,
+    status: recordStatus.toProto(r.status),
     closedAt: ts(r.closedAt),
     stats,
-    lastModifiedBy: userRef(r.lastModifiedBy),
-    createdAt: ts(r.createdAt),
-    updatedAt: ts(r.updatedAt),
+    ...trail(r),
   });
 }
 
@@ -78,12 +79,12 @@ export function toRunCase(r: RunCaseRow): RunCase {
       title: r.caseTitle,
       suite: r.suiteId ? { id: r.suiteId, name: r.suiteName ?? '' } : undefined,
     },
-    result: r.result,
+    result: verdict.toProto(r.result),
     assignee: member(r.assignee),
     elapsed: r.elapsed ?? undefined,
     comment: r.comment,
     linkedIssues: r.linkedIssues,
-    stepResults: r.stepResults,
+    stepResults: r.stepResults.map((s) => ({ ...s, status: verdict.toProto(s.status) })),
     updatedAt: ts(r.updatedAt),
   });
 }
@@ -111,14 +112,11 @@ function parseLinks(links: RunLink[], v: Violations): RunLinkData[] {
   });
 }
 
-function selectionMode(value: string | undefined, v: Violations): 'all' | 'selected' | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'all' || value === 'selected') return value;
-  v.add('body.selectionMode', 'must be all or selected');
-  return undefined;
+function selectionMode(value: SelectionMode | undefined, v: Violations): SelectionModeName | undefined {
+  return value === undefined ? undefined : enumName(selectionModes, value, 'body.selectionMode', v, 'must be all or selected');
 }
 
-const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
+const CLOSING_ONLY = 'must be closed (closing is the only status change)';
 
 const QUICK_FIELDS = ['assigneeUserId', 'result', 'status', 'elapsed'] as const;
 const DETAILED_FIELDS = ['comment', 'linkedIssues', 'stepResults'] as const;
@@ -128,7 +126,7 @@ type RunRpcs = Pick<
   'createManualRun' | 'updateManualRun' | 'getManualRun' | 'listManualRuns' | 'listRunCases' | 'updateRunCase'
 >;
 
-export function runHandlers({ pool, members }: Wiring): RunRpcs {
+export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
   return {
     async createManualRun(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
@@ -202,7 +200,7 @@ export function runHandlers({ pool, members }: Wiring): RunRpcs {
       if (req.name !== undefined) checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
       checkForecast(req.forecast, v);
       const mode = selectionMode(req.selectionMode, v);
-      if (req.status !== undefined && req.status !== 'closed') v.add('body.status', 'must be closed (closing is the only status change)');
+      if (req.status !== undefined && req.status !== RecordStatus.CLOSED) v.add('body.status', CLOSING_ONLY);
       const linkedIssues = req.linkedIssues ? parseLinkedIssues(req.linkedIssues.issues, 'body.linkedIssues', v) : undefined;
       const links = req.links ? parseLinks(req.links.links, v) : undefined;
       v.throwIfAny();
@@ -228,9 +226,9 @@ export function runHandlers({ pool, members }: Wiring): RunRpcs {
         if (req.tags !== undefined) f.tags = cleanTags(req.tags.values);
         if (linkedIssues !== undefined) f.linkedIssues = linkedIssues;
         if (links !== undefined) f.links = links;
-        if (req.status === 'closed') {
+        if (req.status === RecordStatus.CLOSED) {
           f.status = 'closed';
-          f.closedAt = new Date();
+          f.closedAt = clock();
         }
         await updateRun(c, current.id, f, authorOf(caller));
         // Switching to `all` brings in every case the run does not hold yet; verdicts are kept.
@@ -253,25 +251,27 @@ export function runHandlers({ pool, members }: Wiring): RunRpcs {
     },
 
     async listManualRuns(req) {
-      if (req.status !== undefined && req.status !== 'open' && req.status !== 'closed') invalid('query.status', 'must be open or closed');
+      const v = new Violations();
+      const status = req.status === undefined ? undefined : enumName(recordStatus, req.status, 'query.status', v, 'must be open or closed');
+      v.throwIfAny();
       const p = paging(req.page);
-      const { rows, total } = await listRuns(pool, req.projectId, { status: req.status }, p.limit, p.offset);
+      const { rows, total } = await listRuns(pool, req.projectId, { status }, p.limit, p.offset);
       const stats = await statsOf(
         pool,
         rows.map((r) => r.id),
       );
-      return { runs: rows.map((r) => toManualRun(r, stats.get(r.id)!)), page: { page: p.page, limit: p.limit, total: BigInt(total) } };
+      return { runs: rows.map((r) => toManualRun(r, stats.get(r.id)!)), page: pageInfo(p, total) };
     },
 
     async listRunCases(req) {
       const v = new Violations();
-      const result = req.result !== undefined ? enumValue(req.result, VERDICTS, 'query.result', v) : undefined;
+      const result = req.result !== undefined ? enumName(verdict, req.result, 'query.result', v) : undefined;
       v.throwIfAny();
       const run = await findRun(pool, req.projectId, req.runId);
       if (!run) throw notFound('Manual run');
       const p = paging(req.page);
       const { rows, total } = await listRunCases(pool, run.id, { result, assignee: req.assignee }, p.limit, p.offset);
-      return { runCases: rows.map(toRunCase), page: { page: p.page, limit: p.limit, total: BigInt(total) } };
+      return { runCases: rows.map(toRunCase), page: pageInfo(p, total) };
     },
 
     async updateRunCase(req, ctx: HandlerContext) {
@@ -288,18 +288,16 @@ export function runHandlers({ pool, members }: Wiring): RunRpcs {
         );
       }
       const v = new Violations();
-      const result = req.result !== undefined ? enumValue(req.result, VERDICTS, 'body.result', v) : undefined;
-      const status = req.status !== undefined ? enumValue(req.status, VERDICTS, 'body.status', v) : undefined;
+      const result = req.result !== undefined ? enumName(verdict, req.result, 'body.result', v) : undefined;
+      const status = req.status !== undefined ? enumName(verdict, req.status, 'body.status', v) : undefined;
       if (result !== undefined && status !== undefined && result !== status)
         v.add('body.status', 'is an alias of result; send one of them (or both equal)');
       if (req.elapsed !== undefined && (!Number.isFinite(req.elapsed) || req.elapsed < 0))
         v.add('body.elapsed', 'must be a number of seconds, 0 or more');
-      let assignee: RunCaseFields['assignee'] | undefined;
-      if (req.assigneeUserId !== undefined) {
-        const ref = req.assigneeUserId.value;
-        assignee =
-          ref === undefined ? null : ((await resolveMembers(members, caller.orgId, [ref], 'body.assigneeUserId', v, true))[0] ?? null);
-      }
+      const assignee =
+        req.assigneeUserId === undefined
+          ? undefined
+          : await resolveMember(members, caller.orgId, req.assigneeUserId.value, 'body.assigneeUserId', v);
       const linkedIssues = req.linkedIssues ? parseLinkedIssues(req.linkedIssues.issues, 'body.linkedIssues', v) : undefined;
       let stepResults: StepResultData[] | undefined;
       if (req.stepResults) {
@@ -308,8 +306,9 @@ export function runHandlers({ pool, members }: Wiring): RunRpcs {
           if (!Number.isInteger(s.order) || s.order < 1) v.add(`body.stepResults.${i}.order`, 'must be a step number, 1 or more');
           else if (seen.has(s.order)) v.add(`body.stepResults.${i}.order`, 'appears twice');
           seen.add(s.order);
-          const st = enumValue(s.status, VERDICTS, `body.stepResults.${i}.status`, v);
-          return { order: s.order, status: st ?? s.status, comment: sanitizeRichHtml(s.comment) };
+          // An unknown status is a violation (nothing is written), hence the placeholder.
+          const st = enumName(verdict, s.status, `body.stepResults.${i}.status`, v) ?? 'untested';
+          return { order: s.order, status: st, comment: sanitizeRichHtml(s.comment) };
         });
         stepResults.sort((a, b) => a.order - b.order);
       }

@@ -1,19 +1,50 @@
 /**
- * ManualTestingService case RPCs: create and update (spec §4.4), get by `_id` or `TC-<n>`, list with the
- * CONTRACT §2 filters (spec §2.3 items), and LinkAutomatedTest for other services.
+ * The `manual-test-cases` family: create and update (spec §4.4), get by `_id` or `TC-<n>`, list with the
+ * CONTRACT §2 filters (spec §2.3 items), and LinkAutomatedTest for other services (the runs service).
  */
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   TestCaseSchema,
+  type AutomationStatus,
+  type Behavior,
+  type CaseStatus,
+  type CaseType,
   type ClassicStep,
   type GherkinStep,
+  type Layer,
   type ManualTestingService,
+  type Priority,
+  type Severity,
+  type StepInput,
+  type StepsType,
   type TestCase,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import {
+  automationStatus,
+  behavior,
+  caseFlag,
+  caseStatus,
+  caseType,
+  gherkinKeyword,
+  layer,
+  linkSource,
+  priority,
+  severity,
+  stepsType,
+} from '@assay/contracts/manual-testing/manual-test-cases';
+import {
+  LINK_SOURCES,
+  MAX_CASE_TITLE,
+  MAX_COMMENTS_PER_UPDATE,
+  MAX_ISSUES_PER_UPDATE,
+  MAX_SUITE_ID,
+  MAX_SUITE_REF,
+  type StepsTypeName,
+} from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import {
   commentsOf,
@@ -32,37 +63,11 @@ import {
   type CommentRow,
   type GherkinStepData,
   type LinkedTestRow,
-} from '../store/cases';
-import { findSuite, suitesNamed } from '../store/suites';
-import { paging } from '../store/common';
-import {
-  AUTOMATION_STATUSES,
-  BEHAVIORS,
-  CASE_STATUSES,
-  CASE_TYPES,
-  FLAG_DISPLAY,
-  LAYERS,
-  LINK_SOURCES,
-  PRIORITIES,
-  SEVERITIES,
-  enumValue,
-} from '../domain/values';
-import {
-  checkCustomFields,
-  declarationType,
-  inferType,
-  MAX_CASE_TITLE,
-  MAX_COMMENTS_PER_UPDATE,
-  MAX_ISSUES_PER_UPDATE,
-  MAX_SUITE_ID,
-  MAX_SUITE_REF,
-  parseFlags,
-  parseSteps,
-  parseTags,
-  type StepsType,
-} from '../domain/cases';
+} from '../store/manual-test-cases';
+import { findSuite, suitesNamed } from '../store/manual-test-suites';
+import { checkCustomFields, declarationType, inferType, parseFlags, parseSteps, parseTags } from '../domain/cases';
 import { sanitizeRichHtml } from '../domain/html';
-import { checkLength, checkName, invalid, Violations } from '../domain/violations';
+import { checkLength, checkName, enumName, invalid, Violations } from '../domain/violations';
 import { authorOf, requireSomeField, ts, userRef } from './common';
 
 function classicStep(s: ClassicStepData, i: number): ClassicStep {
@@ -76,15 +81,13 @@ function classicStep(s: ClassicStepData, i: number): ClassicStep {
 }
 
 function gherkinStep(s: GherkinStepData, i: number): GherkinStep {
-  return { step: i + 1, keyword: s.keyword, text: s.text, subSteps: s.subSteps.map(gherkinStep) } as GherkinStep;
+  return { step: i + 1, keyword: gherkinKeyword.toProto(s.keyword), text: s.text, subSteps: s.subSteps.map(gherkinStep) } as GherkinStep;
 }
 
-function flagsOf(r: CaseRow): string[] {
-  const out: string[] = [];
-  if (r.toBeAutomated) out.push(FLAG_DISPLAY.to_be_automated);
-  if (r.isFlaky) out.push(FLAG_DISPLAY.is_flaky);
-  if (r.isMuted) out.push(FLAG_DISPLAY.muted);
-  return out;
+/** The flags set, in the contract's order. */
+function flagsOf(r: CaseRow) {
+  const set = { to_be_automated: r.toBeAutomated, is_flaky: r.isFlaky, muted: r.isMuted };
+  return caseFlag.names.filter((f) => set[f]).map(caseFlag.toProto);
 }
 
 export function toTestCase(r: CaseRow, linked: LinkedTestRow[], detail?: { comments: CommentRow[] }): TestCase {
@@ -98,15 +101,19 @@ export function toTestCase(r: CaseRow, linked: LinkedTestRow[], detail?: { comme
     suite: r.suiteId ? { id: r.suiteId, name: r.suiteName ?? '' } : undefined,
     lastModifiedBy: userRef(r.lastModifiedBy),
     classification: {
-      status: r.status,
-      severity: r.severity,
-      priority: r.priority,
-      type: r.type,
-      layer: r.layer,
-      behavior: r.behavior,
+      status: caseStatus.toProto(r.status),
+      severity: severity.toProto(r.severity),
+      priority: priority.toProto(r.priority),
+      type: caseType.toProto(r.type),
+      layer: layer.toProto(r.layer),
+      behavior: behavior.toProto(r.behavior),
     },
-    automation: { status: r.automationStatus, isFlaky: r.isFlaky, isMuted: r.isMuted },
-    steps: { type: r.stepsType, classic: r.classicSteps.map(classicStep), gherkin: r.gherkinSteps.map(gherkinStep) },
+    automation: { status: automationStatus.toProto(r.automationStatus), isFlaky: r.isFlaky, isMuted: r.isMuted },
+    steps: {
+      type: stepsType.toProto(r.stepsType),
+      classic: r.classicSteps.map(classicStep),
+      gherkin: r.gherkinSteps.map(gherkinStep),
+    },
     tags: r.tags,
     customFields: r.customFields,
     linkedTests: linked.map((l) => ({
@@ -114,7 +121,7 @@ export function toTestCase(r: CaseRow, linked: LinkedTestRow[], detail?: { comme
       fullTitle: l.fullTitle,
       displayTitle: l.displayTitle ?? undefined,
       linkedAt: ts(l.linkedAt),
-      source: l.source,
+      source: linkSource.toProto(l.source),
     })),
     attachments: [],
     createdAt: ts(r.createdAt),
@@ -131,38 +138,39 @@ async function detailOf(c: PoolClient, projectId: string, caseId: string): Promi
   return toTestCase(row, linked, { comments });
 }
 
-/** The classification and automation values shared by create and update bodies. */
+/** The classification and automation values of create and update bodies and of the list filters. */
 interface ClassificationInput {
-  status?: string;
-  priority?: string;
-  severity?: string;
-  type?: string;
-  layer?: string;
-  behavior?: string;
-  automationStatus?: string;
+  status?: CaseStatus;
+  priority?: Priority;
+  severity?: Severity;
+  type?: CaseType;
+  layer?: Layer;
+  behavior?: Behavior;
+  automationStatus?: AutomationStatus;
 }
 
-function applyClassification(req: ClassificationInput, into: CaseFields, v: Violations): void {
-  const set = <K extends keyof CaseFields>(key: K, value: CaseFields[K] | undefined) => {
-    if (value !== undefined) into[key] = value;
+type Classification = Pick<CaseFields, 'status' | 'priority' | 'severity' | 'type' | 'layer' | 'behavior' | 'automationStatus'>;
+
+/** The values sent, by their JSON names; each one that is UNSPECIFIED is a violation at `<part>.<field>`. */
+function classificationOf(req: ClassificationInput, part: 'body' | 'query', v: Violations): Partial<Classification> {
+  const out: Partial<Classification> = {};
+  const set = <K extends keyof Classification>(key: K, value: Classification[K] | undefined) => {
+    if (value !== undefined) out[key] = value;
   };
-  if (req.status !== undefined) set('status', enumValue(req.status, CASE_STATUSES, 'body.status', v));
-  if (req.priority !== undefined) set('priority', enumValue(req.priority, PRIORITIES, 'body.priority', v));
-  if (req.severity !== undefined) set('severity', enumValue(req.severity, SEVERITIES, 'body.severity', v));
-  if (req.type !== undefined) set('type', enumValue(req.type, CASE_TYPES, 'body.type', v));
-  if (req.layer !== undefined) set('layer', enumValue(req.layer, LAYERS, 'body.layer', v));
-  if (req.behavior !== undefined) set('behavior', enumValue(req.behavior, BEHAVIORS, 'body.behavior', v));
+  if (req.status !== undefined) set('status', enumName(caseStatus, req.status, `${part}.status`, v));
+  if (req.priority !== undefined) set('priority', enumName(priority, req.priority, `${part}.priority`, v));
+  if (req.severity !== undefined) set('severity', enumName(severity, req.severity, `${part}.severity`, v));
+  if (req.type !== undefined) set('type', enumName(caseType, req.type, `${part}.type`, v));
+  if (req.layer !== undefined) set('layer', enumName(layer, req.layer, `${part}.layer`, v));
+  if (req.behavior !== undefined) set('behavior', enumName(behavior, req.behavior, `${part}.behavior`, v));
   if (req.automationStatus !== undefined)
-    set('automationStatus', enumValue(req.automationStatus, AUTOMATION_STATUSES, 'body.automationStatus', v));
+    set('automationStatus', enumName(automationStatus, req.automationStatus, `${part}.automationStatus`, v));
+  return out;
 }
 
 /** Applies `testStepsDeclarationType` and `steps` (which replace the whole list of their type). */
-function applySteps(
-  req: { testStepsDeclarationType?: string; steps?: Parameters<typeof parseSteps>[0] },
-  into: CaseFields,
-  v: Violations,
-): void {
-  let type: StepsType | undefined;
+function applySteps(req: { testStepsDeclarationType?: StepsType; steps?: StepInput[] }, into: CaseFields, v: Violations): void {
+  let type: StepsTypeName | undefined;
   if (req.testStepsDeclarationType !== undefined) type = declarationType(req.testStepsDeclarationType, v);
   if (req.steps !== undefined) {
     const effective = type ?? inferType(req.steps, into.stepsType);
@@ -197,7 +205,7 @@ const DEFAULTS: Omit<CaseFields, 'title'> = {
 
 type CaseRpcs = Pick<ServiceImpl<typeof ManualTestingService>, 'createCase' | 'updateCase' | 'getCase' | 'listCases' | 'linkAutomatedTest'>;
 
-export function caseHandlers({ pool }: Wiring): CaseRpcs {
+export function manualTestCaseHandlers({ pool }: Wiring): CaseRpcs {
   return {
     async createCase(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
@@ -213,7 +221,7 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
         preconditions: req.preconditions ?? '',
         postconditions: req.postconditions ?? '',
       };
-      applyClassification(req, fields, v);
+      Object.assign(fields, classificationOf(req, 'body', v));
       applySteps({ testStepsDeclarationType: req.testStepsDeclarationType, steps: req.steps }, fields, v);
       if (req.tags !== undefined) fields.tags = parseTags(req.tags);
       Object.assign(fields, parseFlags(req.flags, v));
@@ -279,10 +287,10 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
         if (req.description !== undefined) fields.description = req.description;
         if (req.preconditions !== undefined) fields.preconditions = req.preconditions;
         if (req.postconditions !== undefined) fields.postconditions = req.postconditions;
-        applyClassification(req, fields, v);
+        Object.assign(fields, classificationOf(req, 'body', v));
         applySteps({ testStepsDeclarationType: req.testStepsDeclarationType, steps: req.steps?.steps }, fields, v);
         if (req.tags !== undefined) fields.tags = parseTags(req.tags);
-        if (req.flags !== undefined) Object.assign(fields, parseFlags(req.flags.values, v));
+        if (req.flags !== undefined) Object.assign(fields, parseFlags(req.flags.flags, v));
         if (req.customFields !== undefined) {
           checkCustomFields(req.customFields.values, v);
           fields.customFields = { ...req.customFields.values };
@@ -312,16 +320,8 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
 
     async listCases(req) {
       const v = new Violations();
-      const filter: CaseFilter = {};
+      const filter: CaseFilter = classificationOf(req, 'query', v);
       if (req.suiteId !== undefined) filter.suiteId = req.suiteId;
-      if (req.status !== undefined) filter.status = enumValue(req.status, CASE_STATUSES, 'query.status', v);
-      if (req.priority !== undefined) filter.priority = enumValue(req.priority, PRIORITIES, 'query.priority', v);
-      if (req.severity !== undefined) filter.severity = enumValue(req.severity, SEVERITIES, 'query.severity', v);
-      if (req.type !== undefined) filter.type = enumValue(req.type, CASE_TYPES, 'query.type', v);
-      if (req.layer !== undefined) filter.layer = enumValue(req.layer, LAYERS, 'query.layer', v);
-      if (req.behavior !== undefined) filter.behavior = enumValue(req.behavior, BEHAVIORS, 'query.behavior', v);
-      if (req.automationStatus !== undefined)
-        filter.automationStatus = enumValue(req.automationStatus, AUTOMATION_STATUSES, 'query.automationStatus', v);
       if (req.tags !== undefined) filter.tags = parseTags(req.tags);
       if (req.search !== undefined) filter.search = req.search;
       v.throwIfAny();
@@ -338,7 +338,7 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
             linked.filter((l) => l.caseId === r.id),
           ),
         ),
-        page: { page: p.page, limit: p.limit, total: BigInt(total) },
+        page: pageInfo(p, total),
       };
     },
 
@@ -348,7 +348,8 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
       if (req.projectId === '') v.add('project_id', 'is required');
       if (req.testId.trim() === '') v.add('test_id', 'is required');
       if (req.fullTitle.trim() === '') v.add('full_title', 'is required');
-      if (!(LINK_SOURCES as readonly string[]).includes(req.source)) v.add('source', `must be one of ${LINK_SOURCES.join(', ')}`);
+      const source = LINK_SOURCES.find((s) => s === req.source);
+      if (source === undefined) v.add('source', `must be one of ${LINK_SOURCES.join(', ')}`);
       v.throwIfAny();
       const row = await findCase(pool, req.projectId, req.caseRef.trim());
       if (!row) return { linked: false, caseId: '', created: false };
@@ -357,7 +358,7 @@ export function caseHandlers({ pool }: Wiring): CaseRpcs {
         testId: req.testId,
         fullTitle: req.fullTitle,
         displayTitle: req.displayTitle ?? null,
-        source: req.source,
+        source: source!,
       });
       return { linked: true, caseId: row.id, created };
     },

@@ -1,6 +1,6 @@
 /** SQL for suites. Every write of a project's suites takes that project's advisory lock (sibling order). */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
-import type { Author } from './common';
+import { lastModifiedOf, type Author, type UserSnapshot } from './common';
 
 export interface SuiteRow {
   id: string;
@@ -11,7 +11,7 @@ export interface SuiteRow {
   description: string;
   depth: number;
   position: number;
-  lastModifiedBy: { id: string; name: string; email: string } | null;
+  lastModifiedBy: UserSnapshot | null;
   updatedAt: Date;
 }
 
@@ -30,13 +30,7 @@ function toRow(r: Record<string, unknown>): SuiteRow {
     description: r.description as string,
     depth: r.depth as number,
     position: r.position as number,
-    lastModifiedBy: r.last_modified_by_name
-      ? {
-          id: (r.last_modified_by_id as string) ?? '',
-          name: r.last_modified_by_name as string,
-          email: (r.last_modified_by_email as string) ?? '',
-        }
-      : null,
+    lastModifiedBy: lastModifiedOf(r),
     updatedAt: r.updated_at as Date,
   };
 }

@@ -1,27 +1,43 @@
-/** Release shapes: the spec §4.4 create/update bodies and the read (write field names, CONTRACT §9). */
+/**
+ * The `releases` family (spec §4.4; CONTRACT §2, §9): the release read (write field names), the create and
+ * update bodies, the path and query parameters, the platform enum map and the mappers both ways.
+ */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { Platform, type BuildTargetSchema, type Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import { enumMap } from '../common/enums';
+import { DateTime, iso, Nullable } from '../common/json';
+import { PageQuery } from '../common/pagination';
 import {
-  DateTime,
-  iso,
-  isoRequired,
   LinkedIssueBody,
   LinkedIssueJson,
   linkedIssueJson,
+  literals,
   MemberJson,
   memberJson,
-  Nullable,
-  Person,
-  personJson,
-} from '@assay/contracts/common/json';
+  recordBodies,
+  recordTrail,
+  recordTrailJson,
+  spelled,
+} from './common';
+import { MAX_RELEASE_DEPTH, PLATFORMS, type PlatformName } from './values';
 
-const BuildTargetJson = Type.Object({
-  platform: Type.Union(['web', 'ios', 'android', 'api'].map((p) => Type.Literal(p))),
+export const platform = enumMap<PlatformName, Platform>([
+  ['web', Platform.WEB],
+  ['ios', Platform.IOS],
+  ['android', Platform.ANDROID],
+  ['api', Platform.API],
+]);
+
+const buildTargetFields = {
   version: Type.Optional(Type.String()),
   buildNumber: Type.Optional(Type.String()),
   source: Type.Optional(Type.String()),
   deployUrl: Type.Optional(Type.String()),
-});
+};
+
+const BuildTargetJson = Type.Object({ platform: literals(PLATFORMS), ...buildTargetFields });
 
 export const ReleaseSchema = Type.Object(
   {
@@ -31,7 +47,7 @@ export const ReleaseSchema = Type.Object(
     note: Type.String({ description: 'sanitized HTML' }),
     type: Nullable(Type.String()),
     parentReleaseId: Nullable(Type.String()),
-    depth: Type.Integer({ minimum: 1, maximum: 3, description: '1 = top level' }),
+    depth: Type.Integer({ minimum: 1, maximum: MAX_RELEASE_DEPTH, description: '1 = top level' }),
     startDate: Nullable(Type.String()),
     endDate: Nullable(Type.String()),
     branch: Nullable(Type.String()),
@@ -43,13 +59,11 @@ export const ReleaseSchema = Type.Object(
     startedAt: Nullable(DateTime),
     isCompleted: Type.Boolean(),
     completedAt: Nullable(DateTime),
-    metadata: Type.Object({ lastModifiedBy: Person }),
-    createdAt: DateTime,
-    updatedAt: DateTime,
+    ...recordTrail,
   },
   { $id: 'Release', title: 'Release' },
 );
-type ReleaseJson = Static<typeof ReleaseSchema>;
+export type ReleaseJson = Static<typeof ReleaseSchema>;
 
 export function releaseToJson(r: Release): ReleaseJson {
   const b = r.buildTarget;
@@ -68,7 +82,7 @@ export function releaseToJson(r: Release): ReleaseJson {
     linkedIssues: r.linkedIssues.map(linkedIssueJson),
     buildTarget: b
       ? {
-          platform: b.platform as 'web' | 'ios' | 'android' | 'api',
+          platform: platform.fromProto(b.platform),
           ...(b.version !== undefined ? { version: b.version } : {}),
           ...(b.buildNumber !== undefined ? { buildNumber: b.buildNumber } : {}),
           ...(b.source !== undefined ? { source: b.source } : {}),
@@ -80,11 +94,17 @@ export function releaseToJson(r: Release): ReleaseJson {
     startedAt: iso(r.startedAt),
     isCompleted: r.isCompleted,
     completedAt: iso(r.completedAt),
-    metadata: { lastModifiedBy: personJson(r.lastModifiedBy) },
-    createdAt: isoRequired(r.createdAt),
-    updatedAt: isoRequired(r.updatedAt),
+    ...recordTrailJson(r),
   };
 }
+
+export const ReleaseParams = Type.Object({ projectId: Type.String(), releaseId: Type.String() });
+
+export const ReleasesQuery = Type.Object({
+  ...PageQuery(),
+  search: Type.Optional(Type.String({ description: 'case-insensitive text in the name' })),
+  isCompleted: Type.Optional(Type.Boolean()),
+});
 
 const IsoDate = Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
   description: 'ISO 8601 date (YYYY-MM-DD) or date-time',
@@ -92,11 +112,8 @@ const IsoDate = Type.Union([Type.String({ format: 'date' }), Type.String({ forma
 
 const BuildTargetBody = Type.Object(
   {
-    platform: Type.String({ description: 'web, ios, android or api (any letter case)' }),
-    version: Type.Optional(Type.String()),
-    buildNumber: Type.Optional(Type.String()),
-    source: Type.Optional(Type.String()),
-    deployUrl: Type.Optional(Type.String()),
+    platform: Type.String({ description: `${PLATFORMS.slice(0, -1).join(', ')} or ${PLATFORMS[PLATFORMS.length - 1]} (any letter case)` }),
+    ...buildTargetFields,
   },
   { additionalProperties: false },
 );
@@ -114,41 +131,27 @@ const common = {
   testers: Type.Optional(Type.Array(Type.String(), { description: 'user ids (or e-mails) of members of the organization' })),
 };
 
-const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
-
-export const CreateReleaseBody = Type.Object(
-  { name: Name, ...common, parentReleaseId: Type.Optional(Type.String({ description: 'nesting at most 3 levels' })) },
-  { additionalProperties: false },
-);
-
-export const UpdateReleaseBody = Type.Object(
+const releaseBodies = recordBodies(
+  common,
+  { parentReleaseId: Type.Optional(Type.String({ description: `nesting at most ${MAX_RELEASE_DEPTH} levels` })) },
   {
-    name: Type.Optional(Name),
-    ...common,
-    parentReleaseId: Type.Optional(Nullable(Type.String({ description: 'move under this release (nesting ≤ 3); null: to the top' }))),
+    parentReleaseId: Type.Optional(
+      Nullable(Type.String({ description: `move under this release (nesting ≤ ${MAX_RELEASE_DEPTH}); null: to the top` })),
+    ),
     isStarted: Type.Optional(Type.Boolean()),
     startedAt: Type.Optional(Nullable(DateTime)),
     isCompleted: Type.Optional(Type.Boolean()),
     completedAt: Type.Optional(Nullable(DateTime)),
   },
-  { additionalProperties: false, minProperties: 1 },
 );
+export const CreateReleaseBody = releaseBodies.create;
+export const UpdateReleaseBody = releaseBodies.update;
 
-export interface ReleaseBodyValue {
-  name?: string;
-  description?: string;
-  note?: string;
-  type?: string;
-  parentReleaseId?: string | null;
-  startDate?: string;
-  endDate?: string;
-  branch?: string;
-  environment?: string;
-  linkedIssues?: Static<typeof LinkedIssueBody>;
-  buildTarget?: Static<typeof BuildTargetBody>;
-  testers?: string[];
-  isStarted?: boolean;
-  startedAt?: string | null;
-  isCompleted?: boolean;
-  completedAt?: string | null;
+/** A body's build target → proto (the platform in any letter case; one that names nothing → UNSPECIFIED). */
+export function buildTargetToProto(b: Static<typeof BuildTargetBody> | undefined): MessageInitShape<typeof BuildTargetSchema> | undefined {
+  return b && { ...b, platform: spelled(platform, b.platform) };
 }
+
+/** JSON null → present-but-empty NullableTimestamp; a date-time → its value; absent → absent. */
+export const nullableTime = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null ? {} : { value: timestampFromDate(new Date(v)) };

@@ -1,5 +1,17 @@
 /** SQL for manual test cases, their comments and their linked automated tests. */
 import { newId, type PoolClient, type Queryable } from '@assay/db';
+import type {
+  AutomationStatusName,
+  BehaviorName,
+  CaseStatusName,
+  CaseTypeName,
+  GherkinKeywordName,
+  LayerName,
+  LinkSourceName,
+  PriorityName,
+  SeverityName,
+  StepsTypeName,
+} from '@assay/contracts/manual-testing/values';
 import { caseNumberOf, lastModifiedOf, likePattern, Where, type Author, type UserSnapshot } from './common';
 
 export interface ClassicStepData {
@@ -10,7 +22,7 @@ export interface ClassicStepData {
 }
 
 export interface GherkinStepData {
-  keyword: string;
+  keyword: GherkinKeywordName;
   text: string;
   subSteps: GherkinStepData[];
 }
@@ -20,17 +32,17 @@ export interface CaseFields {
   description: string;
   preconditions: string;
   postconditions: string;
-  status: string;
-  severity: string;
-  priority: string;
-  type: string;
-  layer: string;
-  behavior: string;
-  automationStatus: string;
+  status: CaseStatusName;
+  severity: SeverityName;
+  priority: PriorityName;
+  type: CaseTypeName;
+  layer: LayerName;
+  behavior: BehaviorName;
+  automationStatus: AutomationStatusName;
   isFlaky: boolean;
   isMuted: boolean;
   toBeAutomated: boolean;
-  stepsType: 'classic' | 'gherkin';
+  stepsType: StepsTypeName;
   classicSteps: ClassicStepData[];
   gherkinSteps: GherkinStepData[];
   tags: string[];
@@ -62,7 +74,7 @@ export interface LinkedTestRow {
   testId: string;
   fullTitle: string;
   displayTitle: string | null;
-  source: string;
+  source: LinkSourceName;
   linkedAt: Date;
 }
 
@@ -81,17 +93,17 @@ function toRow(r: Record<string, unknown>): CaseRow {
     description: r.description as string,
     preconditions: r.preconditions as string,
     postconditions: r.postconditions as string,
-    status: r.status as string,
-    severity: r.severity as string,
-    priority: r.priority as string,
-    type: r.type as string,
-    layer: r.layer as string,
-    behavior: r.behavior as string,
-    automationStatus: r.automation_status as string,
+    status: r.status as CaseStatusName,
+    severity: r.severity as SeverityName,
+    priority: r.priority as PriorityName,
+    type: r.type as CaseTypeName,
+    layer: r.layer as LayerName,
+    behavior: r.behavior as BehaviorName,
+    automationStatus: r.automation_status as AutomationStatusName,
     isFlaky: r.is_flaky as boolean,
     isMuted: r.is_muted as boolean,
     toBeAutomated: r.to_be_automated as boolean,
-    stepsType: r.steps_type as 'classic' | 'gherkin',
+    stepsType: r.steps_type as StepsTypeName,
     classicSteps: r.classic_steps as ClassicStepData[],
     gherkinSteps: r.gherkin_steps as GherkinStepData[],
     tags: r.tags as string[],
@@ -225,7 +237,7 @@ export async function linkedTestsOf(q: Queryable, caseIds: string[]): Promise<Li
 /** Links an automated test to a case; an existing link keeps its source and time and gets the new titles. */
 export async function upsertLinkedTest(
   q: Queryable,
-  l: { caseId: string; testId: string; fullTitle: string; displayTitle: string | null; source: string },
+  l: { caseId: string; testId: string; fullTitle: string; displayTitle: string | null; source: LinkSourceName },
 ): Promise<boolean> {
   const { rows } = await q.query(
     `INSERT INTO case_linked_tests (case_id, test_id, full_title, display_title, source) VALUES ($1, $2, $3, $4, $5)
@@ -238,13 +250,13 @@ export async function upsertLinkedTest(
 
 export interface CaseFilter {
   suiteId?: string;
-  status?: string;
-  priority?: string;
-  severity?: string;
-  type?: string;
-  layer?: string;
-  behavior?: string;
-  automationStatus?: string;
+  status?: CaseStatusName;
+  priority?: PriorityName;
+  severity?: SeverityName;
+  type?: CaseTypeName;
+  layer?: LayerName;
+  behavior?: BehaviorName;
+  automationStatus?: AutomationStatusName;
   tags?: string[];
   search?: string;
 }

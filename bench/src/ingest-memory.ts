@@ -1,0 +1,106 @@
+/**
+ * Memory of the runs service while it ingests large Playwright reports (issue 15, item 1): three ~60 MiB reports
+ * uploaded at once through the gateway. Samples the runs process's resident set size (VmRSS) every 20 ms and
+ * prints it idle, at its peak with one upload and with three at once, against what the old way cost per upload
+ * (the whole body as a string and `JSON.parse` of it, measured in this process on the same report).
+ *
+ *   make bench BENCH=ingest-memory      (BENCH_REPORT_MIB=N for another report size; the limit is 64 MiB)
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Admin, Api } from '@assay/testkit';
+import { benchSystem } from './lib';
+import { generateReport } from './ingestion';
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Runs `fn` while sampling the RSS of `pid`; answers its peak. */
+async function peakWhile(pid: number, fn: () => Promise<unknown>): Promise<number> {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  try {
+    await fn();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(peak, rssOf(pid));
+}
+
+/** A report of about `target` bytes (the generator's size per test measured on a small one). */
+function reportOf(target: number): { body: string; tests: number } {
+  const perTest = JSON.stringify(generateReport(1000)).length / 1000;
+  const tests = Math.floor(target / perTest);
+  return { body: JSON.stringify(generateReport(tests)), tests };
+}
+
+/**
+ * What reading a report the old way costs (the whole body as a string, then `JSON.parse` of it, both alive while
+ * normalizing): the RSS growth of a fresh Node process doing just that on the same bytes.
+ */
+function jsonParseCost(body: Buffer): number {
+  const file = path.join(os.tmpdir(), `assay-bench-report-${process.pid}.json`);
+  fs.writeFileSync(file, body);
+  try {
+    const script =
+      "const fs=require('fs');const b=fs.readFileSync(process.argv[1]);const r0=process.memoryUsage().rss;" +
+      "const t=b.toString('utf8');const v=JSON.parse(t);process.stdout.write(String(process.memoryUsage().rss-r0));void v;";
+    return Number(execFileSync(process.execPath, ['-e', script, file], { encoding: 'utf8' }));
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+export async function run(): Promise<void> {
+  const target = Number(process.env.BENCH_REPORT_MIB ?? 60) * 1024 * 1024;
+  const bench = await benchSystem({ gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000,ingest=1000000' } });
+  try {
+    const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
+    const t = await admin.tenant('owner');
+    const key = (await admin.apiKey(t.projectId)).token;
+    const { body, tests } = reportOf(target);
+    const bytes = Buffer.from(body);
+    console.log(`report: ${tests} tests, ${mib(bytes.length)}`);
+    const api = new Api(bench.system.gatewayUrl, key);
+    const upload = async () => {
+      const res = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+        rawBody: bytes,
+        headers: { 'content-type': 'application/json' },
+      });
+      if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 300)}`);
+    };
+    const pid = bench.system.processes.get('runs')!.child.pid!;
+    const fresh = rssOf(pid);
+    await upload(); // warm-up: JIT, pools, the project's first rows
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle = rssOf(pid);
+    console.log(`runs RSS at start: ${mib(fresh)}; idle after a warm-up upload: ${mib(idle)}`);
+    const t1 = Date.now();
+    const one = await peakWhile(pid, upload);
+    console.log(`peak RSS, one upload: ${mib(one)} (+${mib(one - idle)}; ${((Date.now() - t1) / 1000).toFixed(1)} s)`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const t3 = Date.now();
+    let failed = '';
+    const three = await peakWhile(pid, () =>
+      Promise.all([upload(), upload(), upload()]).catch((err: Error) => {
+        failed = err.message;
+      }),
+    );
+    console.log(
+      `peak RSS, three uploads at once: ${mib(three)} (+${mib(three - idle)}; ${((Date.now() - t3) / 1000).toFixed(1)} s)${failed ? `; FAILED: ${failed}` : ''}`,
+    );
+    const oldCost = jsonParseCost(bytes);
+    console.log(
+      `the old way per upload (body as a string + JSON.parse, in a fresh process): +${mib(oldCost)}; three at once ≈ +${mib(3 * oldCost)}`,
+    );
+    console.log(`ratio peak growth (three at once) / old way (three): ${((three - idle) / (3 * oldCost)).toFixed(2)}`);
+  } finally {
+    await bench.close();
+  }
+}
