@@ -15,6 +15,8 @@ import { ReleaseSchema } from '@assay/contracts/manual-testing/releases';
 import { SessionSchema } from '@assay/contracts/manual-testing/sessions';
 import { ManualRunSchema, RunCaseSchema } from '@assay/contracts/manual-testing/manual-runs';
 import { TestCaseSchema, TestRunSchema, TestStatsSchema } from '@assay/contracts/runs/test-runs';
+import { HistoryItemSchema } from '@assay/contracts/runs/test-cases';
+import { TestStepSchema } from '@assay/contracts/runs/debug-bundle';
 import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsTestSchema } from '@assay/contracts/analytics/figures';
 import { AnalyticsPerformanceSchema } from '@assay/contracts/analytics/analytics';
 import { AnalyticsSpecSchema } from '@assay/contracts/analytics/specs';
@@ -35,6 +37,8 @@ export const componentSchemas: TSchema[] = [
   TestStatsSchema,
   TestRunSchema,
   TestCaseSchema,
+  TestStepSchema,
+  HistoryItemSchema,
   AnalyticsTestSchema,
   AnalyticsPerformanceSchema,
   AnalyticsSpecSchema,

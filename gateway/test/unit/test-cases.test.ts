@@ -1,14 +1,63 @@
 /**
  * The `test-cases` route family over `app.inject`, with an in-memory runs service: the history's offset paging
  * (defaults, the offset pagination object, the limits refused before any call) and one result with or without
- * its history (`include` = history or all).
+ * its history (`include` = history or all), each answered in the contract's shape (fields it lacks dropped).
  */
 import { AppError } from '@assay/errors';
 import { gatewayHarness, type Harness } from './harness';
 
+const run = {
+  id: 'r'.repeat(24),
+  counter: 3,
+  status: 'failed',
+  startTime: '2026-01-02T03:04:05.000Z',
+  endTime: '2026-01-02T03:05:05.000Z',
+  duration: 60000,
+  testStats: { total: 1, passed: 0, failed: 1, skipped: 0, flaky: 0, timedOut: 0, totalAttempts: 1, retriedTests: 0 },
+  metadata: { git: { branch: 'main', environment: 'ci', commit: { hash: 'abc', message: 'Fix', author: 'Ada' } } },
+  url: 'https://ui.example.test/r',
+};
+
+const historyItem = (i: number) => ({
+  caseId: `c${i}`,
+  testId: 't'.repeat(24),
+  runId: `r${i}`,
+  runCounter: 3 - i,
+  title: 'login › works',
+  file: 'a.spec.ts',
+  projectName: 'chromium',
+  status: 'passed',
+  outcome: 'expected',
+  duration: 12,
+  retries: 0,
+  branch: 'main',
+  environment: 'ci',
+  commit: { hash: 'abc', message: 'Fix', author: 'Ada' },
+  startedAt: '2026-01-01T00:00:00.000Z',
+  error: null,
+  url: `https://ui.example.test/c${i}`,
+});
+
+const error = { message: 'boom', stack: 'Error: boom\n    at a.spec.ts:3:5', location: { file: 'a.spec.ts', line: 3, column: 5 } };
+const step = { title: 'click', category: 'pw:api', duration: 3, steps: [{ title: 'wait', duration: 1, error, steps: [] }] };
+
 const detail = (history: boolean) => ({
   id: 'c'.repeat(24),
-  metadata: { run: { id: 'r'.repeat(24) }, test: { id: 't'.repeat(24) } },
+  metadata: {
+    run,
+    test: {
+      id: 't'.repeat(24),
+      title: 'works',
+      titlePath: ['login', 'works'],
+      fullTitle: 'login › works',
+      file: 'a.spec.ts',
+      specId: 's'.repeat(24),
+      projectName: 'chromium',
+      location: { file: 'a.spec.ts', line: 2, column: 1 },
+      tags: ['@smoke'],
+      annotations: [{ type: 'issue', description: 'TC-9' }],
+    },
+  },
   overview: {
     status: 'failed',
     outcome: 'unexpected',
@@ -16,10 +65,24 @@ const detail = (history: boolean) => ({
     quarantined: false,
     duration: 12,
     retries: 0,
-    error: { message: 'boom' },
-    attempts: [{ retry: 0, status: 'failed' }],
-    steps: [],
-    attachments: [],
+    error,
+    attempts: [
+      {
+        retry: 0,
+        status: 'failed',
+        duration: 12,
+        startTime: null,
+        workerIndex: 0,
+        error,
+        errors: [error],
+        steps: [step],
+        stdout: ['hello'],
+        stderr: [],
+        attachments: [{ name: 'screenshot', contentType: 'image/png', path: 's.png' }],
+      },
+    ],
+    steps: [step],
+    attachments: [{ name: 'screenshot', contentType: 'image/png', path: 's.png', retry: 0 }],
   },
   url: 'https://ui.example.test/c',
   ...(history
@@ -37,7 +100,7 @@ const detail = (history: boolean) => ({
             lastFailed: null,
             lastFlaky: null,
           },
-          recent: [{ caseId: 'c'.repeat(24) }],
+          recent: [historyItem(0)],
         },
       }
     : {}),
@@ -48,11 +111,14 @@ beforeAll(async () => {
   h = await gatewayHarness({
     runs: {
       async getTestCaseHistory(req) {
-        return { items: Array.from({ length: Math.min(req.limit, 3) }, (_, i) => ({ caseId: `c${i}`, status: 'passed' })), total: 13n };
+        return {
+          items: Array.from({ length: Math.min(req.limit, 3) }, (_, i) => ({ ...historyItem(i), internal: 'dropped' })),
+          total: 13n,
+        };
       },
       async getTestCase(req) {
         if (req.caseId === 'missing') throw new AppError('NOT_FOUND', 'Test case not found or not accessible');
-        return { testCase: detail(req.includeHistory) };
+        return { testCase: { ...detail(req.includeHistory), internal: 'dropped' } };
       },
     },
   });
@@ -77,11 +143,7 @@ describe('test-cases routes', () => {
     ]);
     expect(res.json()).toEqual({
       success: true,
-      data: [
-        { caseId: 'c0', status: 'passed' },
-        { caseId: 'c1', status: 'passed' },
-        { caseId: 'c2', status: 'passed' },
-      ],
+      data: [historyItem(0), historyItem(1), historyItem(2)],
       pagination: { offset: 10, limit: 25, total: 13, hasNext: false, hasMore: false },
     });
     const first = await h.request({ method: 'GET', url: `${P()}/test-cases/history?title=${encodeURIComponent('login › works')}` });

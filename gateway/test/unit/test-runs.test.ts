@@ -1,8 +1,8 @@
 /**
  * The `test-runs` route family over `app.inject`, with an in-memory runs service: what each route asks the
  * service (the page, the period as timestamps, the sections and the status filter as proto enums, the caller),
- * the JSON it answers (TestRunListItem from the RunSnapshot, the detail sections merged in, the test cases), and
- * what the gateway refuses before any call.
+ * the JSON it answers (TestRunListItem from the RunSnapshot, the detail sections merged in, the test cases), the
+ * web app's list filters, and what the gateway refuses before any call.
  */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
@@ -125,6 +125,23 @@ describe('test-runs routes', () => {
     await h.request({ method: 'GET', url: `${P()}/test-runs` });
     expect(h.calls[1]!.request).toMatchObject({ page: { page: 1, limit: 10 } });
     expect(h.calls[1]!.request).not.toHaveProperty('startTime');
+  });
+
+  it('list: the web app filters (branch, environment, status) reach the service, the status as the proto enum', async () => {
+    const res = await h.request({
+      method: 'GET',
+      url: `${P()}/test-runs?branch=${encodeURIComponent('feature/checkout')}&environment=staging&status=running`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(h.calls[0]!.request).toMatchObject({ branch: 'feature/checkout', environment: 'staging', status: RunStatus.RUNNING });
+    await h.request({ method: 'GET', url: `${P()}/test-runs?status=failed` });
+    expect(h.calls[1]!.request).toMatchObject({ status: RunStatus.FAILED });
+    expect(h.calls[1]!.request).not.toHaveProperty('branch');
+    expect(h.calls[1]!.request).not.toHaveProperty('environment');
+    const bad = await h.request({ method: 'GET', url: `${P()}/test-runs?status=green` });
+    expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(bad.json().error.details.map((d: { path: string }) => d.path)).toContain('query.status');
+    expect(h.calls).toHaveLength(2);
   });
 
   it.each([

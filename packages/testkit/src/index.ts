@@ -12,3 +12,5 @@ export * from './private';
 export * from './webhooks';
 export * from './unit';
 export * from './test-system';
+export * from './demo/runs';
+export * from './demo/large-run';

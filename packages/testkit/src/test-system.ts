@@ -18,7 +18,16 @@ export interface StartedTestSystem {
   stop(): Promise<void>;
 }
 
-export async function startTestSystem(opts: { name: string }): Promise<StartedTestSystem> {
+export interface TestSystemOptions {
+  name: string;
+  /**
+   * Extra environment per process (e.g. `{ webhooks: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }` for a test that
+   * receives webhooks on loopback), merged over the defaults below.
+   */
+  envFor?: Record<string, Record<string, string>>;
+}
+
+export async function startTestSystem(opts: TestSystemOptions): Promise<StartedTestSystem> {
   const started = Date.now();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `assay-${opts.name}-logs-`));
   const infra = await startInfra();
@@ -32,7 +41,7 @@ export async function startTestSystem(opts: { name: string }): Promise<StartedTe
       logLevel: process.env.LOG_LEVEL ?? 'info',
       env: { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` },
       // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
-      envFor: { gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } },
+      envFor: mergeEnvFor({ gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } }, opts.envFor),
       // Tests call any service directly with the admin credential (inspection, their own fixtures).
       extraCallers: [ADMIN],
     });
@@ -63,4 +72,13 @@ export async function startTestSystem(opts: { name: string }): Promise<StartedTe
       await infra.stop();
     },
   };
+}
+
+function mergeEnvFor(
+  defaults: Record<string, Record<string, string>>,
+  extra: Record<string, Record<string, string>> = {},
+): Record<string, Record<string, string>> {
+  const out = { ...defaults };
+  for (const [name, env] of Object.entries(extra)) out[name] = { ...out[name], ...env };
+  return out;
 }

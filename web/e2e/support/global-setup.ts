@@ -10,6 +10,7 @@ import { startTestSystem } from '@assay/testkit';
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const index = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.html');
   if (!fs.existsSync(index)) throw new Error('web/dist is not built: run `npm run build` first');
-  const started = await startTestSystem({ name: 'browser' });
+  // Webhooks to a receiver on loopback (runs.spec.ts opens a run from a webhook payload's `url`).
+  const started = await startTestSystem({ name: 'browser', envFor: { webhooks: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } } });
   return () => started.stop();
 }

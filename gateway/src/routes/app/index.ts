@@ -1,7 +1,8 @@
 /**
  * The web app's own API at /api/v1/app (CONTRACT §10): sign-in with e-mail and password, accepting an
- * invitation, signing out (here or everywhere), the signed-in account, and the user's personal access tokens.
- * Everything else the app shows comes from the public API with the same session cookie.
+ * invitation, signing out (here or everywhere), the signed-in account, and the user's personal access tokens;
+ * and the run page's compact list of a run's results (./runs.ts). Everything else the app shows comes from the
+ * public API with the same session cookie.
  *
  * Sign-in attempts are limited per account (10 per 15 minutes) and per client address (50 per 15 minutes), and
  * a wrong password and an unknown e-mail get the same answer.
@@ -30,6 +31,7 @@ import { documentErrorResponses } from '../../plugins/app/error-responses';
 import { SESSION_COOKIE } from '../../plugins/app/auth';
 import { clientIp } from '../../plugins/app/rate-limit';
 import { typed } from '../typed';
+import appRunRoutes from './runs';
 
 export const APP_PREFIX = '/api/v1/app';
 const TAGS = ['App'];
@@ -289,4 +291,6 @@ export default async function appApi(fastify: FastifyInstance, opts: AppApiOptio
       return ok({ id: request.params.tokenId, revoked: true as const });
     },
   );
+
+  await fastify.register(appRunRoutes);
 }

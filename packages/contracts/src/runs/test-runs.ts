@@ -116,9 +116,11 @@ const DetailSections = Type.Object({
         count: Type.Integer(),
         failed: Type.Integer(),
         flaky: Type.Integer(),
-        tests: Type.Array(Free),
+        tests: Type.Array(Type.Object({ caseId: Type.String(), title: Type.String(), file: Type.String(), projectName: Type.String() }), {
+          description: 'the first 10 results of the group',
+        }),
       }),
-      { description: 'include=errors' },
+      { description: 'include=errors: failed and flaky results grouped by their error (its first line, volatile parts aside)' },
     ),
   ),
   coverage: Type.Optional(Type.Union([Free, Type.Null()], { description: 'include=coverage' })),
@@ -134,7 +136,17 @@ const DetailSections = Type.Object({
         skipped: Type.Integer(),
         duration: Type.Integer(),
         url: Type.String(),
-        tests: Type.Array(Free),
+        tests: Type.Array(
+          Type.Object({
+            caseId: Type.String(),
+            title: Type.String(),
+            projectName: Type.String(),
+            status: literals(TEST_STATUSES),
+            duration: Type.Integer(),
+            retries: Type.Integer(),
+            quarantined: Type.Boolean(),
+          }),
+        ),
       }),
       { description: 'include=specs' },
     ),
@@ -183,6 +195,10 @@ export const ListRunsQuery = Type.Object({
   ...PageQuery(),
   start_date: Type.Optional(Type.String({ description: 'RFC 3339; requires end_date' })),
   end_date: Type.Optional(Type.String({ description: 'RFC 3339; requires start_date' })),
+  // Not in spec §4.2 (an addition for the web app's run list; clients that do not send them see no change).
+  branch: Type.Optional(Type.String({ description: 'only runs of this git branch (exact; values from GET /filters)' })),
+  environment: Type.Optional(Type.String({ description: 'only runs of this environment (exact)' })),
+  status: Type.Optional(literals(RUN_STATUSES, { description: 'only runs with this status' })),
 });
 
 export const RunDetailQuery = Type.Object({ include: Type.Optional(Type.String()) });

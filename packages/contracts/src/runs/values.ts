@@ -42,7 +42,6 @@ export type ErrorCategoryName = (typeof ERROR_CATEGORIES)[number];
 
 export const BUNDLE_FORMATS = ['json', 'md'] as const;
 export type BundleFormatName = (typeof BUNDLE_FORMATS)[number];
-export const BUNDLE_SCOPES = ['run', 'suite', 'test'] as const;
 /** `maxLength` of GET /debug-bundle: the longest error text kept (default when absent). */
 export const BUNDLE_MAX_LENGTH = { minimum: 100, maximum: 100_000, default: 4000 } as const;
 

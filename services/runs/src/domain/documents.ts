@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { runSnapshotToJson, type TestCaseJson, type TestRunJson } from '@assay/contracts/runs/test-runs';
+import type { AttemptJson, HistoryItemJson } from '@assay/contracts/runs/test-cases';
 import type { ErrorCategoryName } from '@assay/contracts/runs/values';
 import type { RunRow } from '../store/test-runs';
 import type { AttemptRow, HistoryRow, ResultRow } from '../store/test-cases';
@@ -50,7 +51,7 @@ export function testCaseJson(r: ResultRow, links: Links): TestCaseJson {
   };
 }
 
-export function attemptJson(a: AttemptRow, max = Infinity) {
+export function attemptJson(a: AttemptRow, max = Infinity): AttemptJson {
   const first = a.errors[0];
   return {
     retry: a.retry,
@@ -67,7 +68,7 @@ export function attemptJson(a: AttemptRow, max = Infinity) {
   };
 }
 
-export function historyItemJson(h: HistoryRow, links: Links) {
+export function historyItemJson(h: HistoryRow, links: Links): HistoryItemJson {
   return {
     caseId: h.id,
     testId: h.testId,

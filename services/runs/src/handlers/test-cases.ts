@@ -9,7 +9,7 @@ import type { Wiring } from '../wiring';
 import { findRun } from '../store/test-runs';
 import { attemptsOf, findResult, historySummary, testHistory } from '../store/test-cases';
 import { fullTitleOf } from '../domain/identity';
-import { attemptJson, historyItemJson, runJson } from '../domain/documents';
+import { attemptJson, historyItemJson, runJson, specIdOf } from '../domain/documents';
 
 type Rpcs = Pick<ServiceImpl<typeof RunsService>, 'getTestCase' | 'getTestCaseHistory'>;
 
@@ -36,6 +36,7 @@ export function testCaseHandlers(w: Wiring): Rpcs {
             titlePath: r.titlePath,
             fullTitle: fullTitleOf(r.titlePath),
             file: r.file,
+            specId: specIdOf(r.projectId, r.file),
             projectName: r.projectName,
             location: r.location,
             tags: r.tags,

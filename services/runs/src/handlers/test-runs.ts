@@ -1,6 +1,7 @@
 /**
- * The `test-runs` family (RunsService): runs, a run's detail sections and its test cases; and the reads other
- * services page through (analytics' folds and rebuilds, reports): a run's results, one run's snapshot, every run.
+ * The `test-runs` family (RunsService): runs, a run's detail sections and its test cases, the web app's compact
+ * rows of a run; and the reads other services page through (analytics' folds and rebuilds, reports): a run's
+ * results, one run's snapshot, every run.
  */
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
@@ -8,7 +9,8 @@ import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
 import { paging, pageInfo } from '@assay/service-kit';
 import { attemptStatus, testOutcome } from '@assay/contracts/runs/test-cases';
-import { runSection, structOf, testStatus, type RunDetailSectionsJson } from '@assay/contracts/runs/test-runs';
+import { RUN_ROWS_LIMIT } from '@assay/contracts/runs/run-rows';
+import { runSection, runStatus, structOf, testStatus, type RunDetailSectionsJson } from '@assay/contracts/runs/test-runs';
 import type { ErrorCategoryName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
 import { findRun, listRuns, scanRuns } from '../store/test-runs';
@@ -18,6 +20,8 @@ import {
   listRunResults,
   resultsAfter,
   runAttachments,
+  runRows,
+  runSpecFiles,
   tagStatsOf,
   type ResultRow,
 } from '../store/test-cases';
@@ -32,7 +36,7 @@ const scanSize = (n: number) => Math.min(SCAN_PAGE.max, Math.max(1, n || SCAN_PA
 
 type Rpcs = Pick<
   ServiceImpl<typeof RunsService>,
-  'listRuns' | 'getRun' | 'listRunTestCases' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
+  'listRuns' | 'getRun' | 'listRunTestCases' | 'listRunRows' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
 >;
 
 export function testRunHandlers(w: Wiring): Rpcs {
@@ -40,9 +44,15 @@ export function testRunHandlers(w: Wiring): Rpcs {
   return {
     async listRuns(req) {
       const p = paging(req.page);
-      const from = req.startTime ? timestampDate(req.startTime) : undefined;
-      const to = req.endTime ? timestampDate(req.endTime) : undefined;
-      const res = await listRuns(pool, req.projectId, { limit: p.limit, offset: p.offset, from, to });
+      const res = await listRuns(pool, req.projectId, {
+        limit: p.limit,
+        offset: p.offset,
+        from: req.startTime ? timestampDate(req.startTime) : undefined,
+        to: req.endTime ? timestampDate(req.endTime) : undefined,
+        branch: req.branch,
+        environment: req.environment,
+        status: req.status === undefined ? undefined : enumValue(runStatus, req.status, 'query.status'),
+      });
       const now = w.clock();
       return { runs: res.rows.map((r) => toSnapshot(r, links, now)), page: pageInfo(p, res.total) };
     },
@@ -115,6 +125,29 @@ export function testRunHandlers(w: Wiring): Rpcs {
       const p = paging(req.page);
       const res = await listRunResults(pool, run.id, { status, limit: p.limit, offset: p.offset });
       return { testCases: res.rows.map((r) => structOf(testCaseJson(r, links))), page: pageInfo(p, res.total) };
+    },
+
+    async listRunRows(req) {
+      const run = await findRun(pool, req.projectId, req.runId);
+      if (!run) throw notFound('Run');
+      const limit = Math.min(RUN_ROWS_LIMIT, Math.max(1, req.limit || RUN_ROWS_LIMIT));
+      const [files, rows] = await Promise.all([runSpecFiles(pool, run.id), runRows(pool, run.id, limit)]);
+      const index = new Map(files.map((f, i) => [f.file, i]));
+      return {
+        specs: files.map((f) => ({ ...f, id: specIdOf(run.projectId, f.file), durationMs: BigInt(f.durationMs) })),
+        rows: rows.map((r) => ({
+          id: r.id,
+          title: fullTitleOf(r.titlePath),
+          spec: index.get(r.file) ?? 0,
+          projectName: r.projectName,
+          status: testStatus.toProto(r.publicStatus),
+          durationMs: BigInt(r.durationMs),
+          retries: Math.max(0, r.attemptCount - 1),
+          quarantined: r.quarantined,
+          errorGroupId: r.errorGroupId ?? '',
+        })),
+        total: files.reduce((n, f) => n + f.total, 0),
+      };
     },
 
     async listRunResults(req) {

@@ -98,6 +98,50 @@ export async function resultsAfter(db: Queryable, runId: string, afterSeq: numbe
   return rows.map(toResultRow);
 }
 
+/** A run's spec files over all its results, in the order they first appear. */
+export async function runSpecFiles(db: Queryable, runId: string) {
+  const { rows } = await db.query(
+    `SELECT file, count(*)::int AS total,
+            count(*) FILTER (WHERE outcome = 'expected')::int AS passed,
+            count(*) FILTER (WHERE outcome = 'unexpected')::int AS failed,
+            count(*) FILTER (WHERE outcome = 'flaky')::int AS flaky,
+            count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped,
+            coalesce(sum(duration_ms), 0)::bigint AS duration_ms
+       FROM results WHERE run_id = $1 GROUP BY file ORDER BY min(seq)`,
+    [runId],
+  );
+  return rows.map((r) => ({
+    file: r.file as string,
+    total: r.total as number,
+    passed: r.passed as number,
+    failed: r.failed as number,
+    flaky: r.flaky as number,
+    skipped: r.skipped as number,
+    durationMs: Number(r.duration_ms),
+  }));
+}
+
+/** The first `limit` results of a run in report order, only the columns the run page lists. */
+export async function runRows(db: Queryable, runId: string, limit: number) {
+  const { rows } = await db.query(
+    `SELECT r.id, r.title_path, r.file, r.project_name, ${PUBLIC_STATUS_SQL} AS public_status, r.duration_ms, r.attempt_count,
+            r.quarantined, CASE WHEN r.outcome IN ('unexpected', 'flaky') THEN r.error_group_id END AS error_group_id
+       FROM results r WHERE r.run_id = $1 ORDER BY r.seq LIMIT $2`,
+    [runId, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    titlePath: r.title_path as string[],
+    file: r.file as string,
+    projectName: r.project_name as string,
+    publicStatus: r.public_status as TestStatusName,
+    durationMs: Number(r.duration_ms),
+    attemptCount: r.attempt_count as number,
+    quarantined: r.quarantined as boolean,
+    errorGroupId: r.error_group_id as string | null,
+  }));
+}
+
 export async function findResult(db: Queryable, projectId: string, id: string): Promise<ResultRow | undefined> {
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM results r WHERE r.id = $1 AND r.project_id = $2`, [id, projectId]);
   return rows[0] ? toResultRow(rows[0]) : undefined;

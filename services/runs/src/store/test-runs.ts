@@ -274,16 +274,25 @@ export async function markIncomplete(db: Queryable, runId: string, lastActivityA
   return toRunRow(rows[0]);
 }
 
+export interface RunFilter {
+  from?: Date;
+  to?: Date;
+  branch?: string;
+  environment?: string;
+  status?: RunStatusName;
+}
+
 export async function listRuns(
   db: Queryable,
   projectId: string,
-  opts: { limit: number; offset: number; from?: Date; to?: Date },
+  opts: RunFilter & { limit: number; offset: number },
 ): Promise<{ total: number; rows: RunRow[] }> {
-  const where = `project_id = $1 AND ($2::timestamptz IS NULL OR start_time >= $2) AND ($3::timestamptz IS NULL OR start_time <= $3)`;
-  const args = [projectId, opts.from ?? null, opts.to ?? null];
+  const where = `project_id = $1 AND ($2::timestamptz IS NULL OR start_time >= $2) AND ($3::timestamptz IS NULL OR start_time <= $3)
+    AND ($4::text IS NULL OR branch = $4) AND ($5::text IS NULL OR environment = $5) AND ($6::text IS NULL OR status = $6)`;
+  const args = [projectId, opts.from ?? null, opts.to ?? null, opts.branch ?? null, opts.environment ?? null, opts.status ?? null];
   const [count, list] = await Promise.all([
     db.query(`SELECT count(*)::int AS n FROM runs WHERE ${where}`, args),
-    db.query(`SELECT ${COLUMNS} FROM runs WHERE ${where} ORDER BY start_time DESC, counter DESC LIMIT $4 OFFSET $5`, [
+    db.query(`SELECT ${COLUMNS} FROM runs WHERE ${where} ORDER BY start_time DESC, counter DESC LIMIT $7 OFFSET $8`, [
       ...args,
       opts.limit,
       opts.offset,

@@ -91,11 +91,14 @@ export async function streamRun(
   u: RunsUnit,
   projectId: string,
   items: Item[],
-  opts: { branch?: string; startTime?: Date; finish?: boolean; totalTests?: number; caller?: Principal } = {},
+  opts: { branch?: string; environment?: string; startTime?: Date; finish?: boolean; totalTests?: number; caller?: Principal } = {},
 ) {
   const caller = opts.caller ?? writer();
   const started = await u.ingestion.start(projectId, caller, {
-    metadata: normalizeMetadata({ git: { branch: opts.branch ?? 'main', commit: { hash: 'abc123', message: 'Fix', author: 'Ada' } } }),
+    metadata: normalizeMetadata({
+      git: { branch: opts.branch ?? 'main', commit: { hash: 'abc123', message: 'Fix', author: 'Ada' } },
+      environment: opts.environment,
+    }),
     totalTests: opts.totalTests,
     startTime: opts.startTime,
   });

@@ -6,6 +6,7 @@
 import { documentOf } from '@assay/contracts/runs/test-runs';
 import type { TestCaseDetailJson } from '@assay/contracts/runs/test-cases';
 import { as, principal } from '@assay/testkit';
+import { specIdOf } from '../../src/domain/documents';
 import { failure, runsUnit, streamRun, type Item, type RunsUnit } from './support';
 
 let u: RunsUnit;
@@ -70,6 +71,7 @@ describe('test-cases handlers', () => {
       id: testId,
       title: 'pays',
       fullTitle: 'checkout › pays',
+      specId: specIdOf(P, 'a.spec.ts'),
       projectName: 'chromium',
       annotations: [{ type: 'issue', description: 'TC-9' }],
     });

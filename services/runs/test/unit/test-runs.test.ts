@@ -1,12 +1,13 @@
 /**
  * The `test-runs` family's handlers (handlers/test-runs.ts over store/test-runs.ts and store/test-cases.ts), through
- * an in-memory Connect transport against a schema of their own: runs newest first with the kit's paging and the
- * time window, the run detail and its sections, a run's test cases by public status, and the token-paged reads
+ * an in-memory Connect transport against a schema of their own: runs newest first with the kit's paging, the
+ * time window and the exact filters, the run detail and its sections, a run's test cases by public status, the
+ * web app's compact rows of a run, and the token-paged reads
  * other services make (results, snapshot, scan) with the contract's enums.
  */
 import { Code } from '@connectrpc/connect';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import { AttemptStatus, RunSection, TestOutcome, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
+import { AttemptStatus, RuleOperation, RunSection, TestOutcome, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
 import { documentOf, type RunDetailSectionsJson, type TestCaseJson } from '@assay/contracts/runs/test-runs';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { as, principal } from '@assay/testkit';
@@ -77,6 +78,26 @@ describe('test-runs handlers', () => {
       owner,
     );
     expect(window.runs.map((r) => Number(r.counter))).toEqual([2]);
+  });
+
+  it('filters the list by exact branch, environment and status (the web app run list); refuses an unknown status', async () => {
+    const p = 'f1'.repeat(12);
+    await streamRun(u, p, [{ titlePath: ['a'], status: 'passed' }], { branch: 'main', environment: 'staging' });
+    await streamRun(u, p, [{ titlePath: ['a'], status: 'failed' }], { branch: 'main', environment: 'prod' });
+    await streamRun(u, p, [{ titlePath: ['a'], status: 'passed' }], { branch: 'feature/x', environment: 'staging' });
+    await streamRun(u, p, [], { branch: 'main', environment: 'staging', finish: false });
+    const counters = async (filter: { branch?: string; environment?: string; status?: RunStatus }) =>
+      (await u.runs.listRuns({ projectId: p, ...filter }, owner)).runs.map((r) => Number(r.counter));
+    expect(await counters({})).toEqual([4, 3, 2, 1]);
+    expect(await counters({ branch: 'main' })).toEqual([4, 2, 1]);
+    expect(await counters({ environment: 'staging' })).toEqual([4, 3, 1]);
+    expect(await counters({ status: RunStatus.FAILED })).toEqual([2]);
+    expect(await counters({ status: RunStatus.RUNNING })).toEqual([4]);
+    expect(await counters({ branch: 'main', environment: 'staging', status: RunStatus.PASSED })).toEqual([1]);
+    expect(await counters({ branch: 'feature' })).toEqual([]);
+    const page = await u.runs.listRuns({ projectId: p, branch: 'main', page: { page: 1, limit: 10 } }, owner);
+    expect(page.page).toMatchObject({ total: 3n });
+    expect((await failure(u.runs.listRuns({ projectId: p, status: RunStatus.UNSPECIFIED }, owner))).paths).toEqual(['query.status']);
   });
 
   it('gives a running run its duration so far, by the service clock', async () => {
@@ -168,6 +189,46 @@ describe('test-runs handlers', () => {
       (await failure(u.runs.listRunTestCases({ projectId: P, runId: run.runId, status: TestStatus.UNSPECIFIED }, owner))).paths,
     ).toEqual(['query.status']);
     expect((await failure(u.runs.listRunTestCases({ projectId: P, runId: 'r'.repeat(24) }, owner))).reason).toBe('NOT_FOUND');
+  });
+
+  it("answers a run's compact rows for the web app: report order, spec files over all results, error groups, the bound", async () => {
+    const R = 'f2'.repeat(12);
+    const run = await streamRun(u, R, [...mixed, { titlePath: ['q'], file: 'c.spec.ts', status: 'failed', errors: [{ message: 'q' }] }]);
+    await u.admin.createRule({ projectId: R, name: 'q', operations: [RuleOperation.QUARANTINE], titlePattern: '^q$' });
+    const again = await streamRun(u, R, [{ titlePath: ['q'], file: 'c.spec.ts', status: 'failed', errors: [{ message: 'q' }] }]);
+    const res = await u.runs.listRunRows({ projectId: R, runId: run.runId }, owner);
+    expect(res.total).toBe(8);
+    expect(res.specs.map((s) => [s.file, s.total, s.passed, s.failed, s.flaky, s.skipped, Number(s.durationMs)])).toEqual([
+      ['a.spec.ts', 2, 1, 1, 0, 0, 30],
+      ['b.spec.ts', 5, 0, 2, 1, 2, 30],
+      ['c.spec.ts', 1, 0, 1, 0, 0, 0],
+    ]);
+    expect(res.specs[0]!.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(res.rows.map((r) => [r.title, r.spec, r.status, r.retries])).toEqual([
+      ['login › works', 0, TestStatus.PASSED, 0],
+      ['login › asserts', 0, TestStatus.FAILED, 0],
+      ['cart › slow', 1, TestStatus.TIMED_OUT, 0],
+      ['cart › net', 1, TestStatus.FAILED, 0],
+      ['cart › flaky', 1, TestStatus.FLAKY, 1],
+      ['cart › skipped', 1, TestStatus.SKIPPED, 0],
+      ['cart › cut', 1, TestStatus.INTERRUPTED, 0],
+      ['q', 2, TestStatus.FAILED, 0],
+    ]);
+    // The error group of each failed or flaky result is the run detail's errorGroups[].id; none for the others.
+    const groups = documentOf<RunDetailSectionsJson>(
+      (await u.runs.getRun({ projectId: R, runId: run.runId, include: [RunSection.ERRORS] }, owner)).detail,
+    ).errorGroups!;
+    const byTitle = new Map(res.rows.map((r) => [r.title, r]));
+    expect(groups.find((g) => g.message === 'waiting for locator')!.id).toBe(byTitle.get('cart › flaky')!.errorGroupId);
+    expect(groups.find((g) => g.message === 'q')!.id).toBe(byTitle.get('q')!.errorGroupId);
+    expect(byTitle.get('login › works')!.errorGroupId).toBe('');
+    const quarantined = await u.runs.listRunRows({ projectId: R, runId: again.runId }, owner);
+    expect(quarantined.rows.map((r) => [r.title, r.quarantined])).toEqual([['q', true]]);
+    expect(res.rows.some((r) => r.quarantined)).toBe(false);
+
+    const cut = await u.runs.listRunRows({ projectId: R, runId: run.runId, limit: 3 }, owner);
+    expect([cut.rows.length, cut.total, cut.specs.length]).toEqual([3, 8, 3]);
+    expect((await failure(u.runs.listRunRows({ projectId: 'f'.repeat(24), runId: run.runId }, owner))).reason).toBe('NOT_FOUND');
   });
 
   it('pages a run’s results for other services by token, with the attempt status and outcome enums', async () => {

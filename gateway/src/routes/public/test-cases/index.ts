@@ -9,6 +9,7 @@ import {
   HistoryQuery,
   offsetPagination,
   TestCaseDetailSchema,
+  type HistoryItemJson,
   type TestCaseDetailJson,
 } from '@assay/contracts/runs/test-cases';
 import { documentOf, includeOf, ProjectParams } from '@assay/contracts/runs/test-runs';
@@ -39,7 +40,7 @@ export default async function testCaseRoutes(fastify: FastifyInstance) {
       );
       return {
         success: true as const,
-        data: res.items,
+        data: res.items.map(documentOf<HistoryItemJson>),
         pagination: offsetPagination(offset, limit, res.items.length, Number(res.total)),
       };
     },

@@ -1,5 +1,6 @@
 /**
- * GET /test-runs (spec §4.2: only page, limit, start_date, end_date; both dates RFC 3339 and together),
+ * GET /test-runs (spec §4.2: page, limit, start_date, end_date, both dates RFC 3339 and together; plus the web
+ * app's optional exact filters branch, environment, status),
  * GET /test-runs/{runId} (include = errors, coverage, specs, artifacts, all) and GET /test-runs/{runId}/test-cases.
  */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
@@ -16,6 +17,7 @@ import {
   RunParams,
   runSection,
   runSnapshotToJson,
+  runStatus,
   RunTestCasesQuery,
   TestCaseSchema,
   TestRunDetailSchema,
@@ -67,7 +69,9 @@ export default async function testRunRoutes(fastify: FastifyInstance) {
       schema: {
         tags: TAGS,
         summary: 'List automated test runs, newest first',
-        description: 'Only `page`, `limit`, `start_date` and `end_date` (RFC 3339, both or neither; runs that started in between).',
+        description:
+          '`page`, `limit`, `start_date` and `end_date` (RFC 3339, both or neither; runs that started in between), as spec §4.2 ' +
+          'says; and, as an addition for the web app, optional exact filters `branch`, `environment` and `status`.',
         params: ProjectParams,
         querystring: ListRunsQuery,
         response: { 200: OkPage(Type.Ref(TestRunSchema)) },
@@ -76,12 +80,16 @@ export default async function testRunRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { page: p, limit } = pageOf(request.query);
       const { from, to } = periodOf(request.query);
+      const { branch, environment, status } = request.query;
       const res = await app.services.runs.listRuns(
         {
           projectId: request.params.projectId,
           page: { page: p, limit },
           startTime: from ? timestampFromDate(from) : undefined,
           endTime: to ? timestampFromDate(to) : undefined,
+          branch,
+          environment,
+          status: status === undefined ? undefined : runStatus.toProto(status),
         },
         request.callOptions(),
       );
