@@ -14,3 +14,4 @@ export * from './unit';
 export * from './test-system';
 export * from './demo/runs';
 export * from './demo/large-run';
+export * from './demo/manual';

@@ -1,16 +1,18 @@
 import type { RouteObject } from 'react-router';
-import { Unbuilt } from '../../ui/Unbuilt';
 import { manualPaths } from './paths';
 
-/** The pages of this feature; each page's module loads with it (code splitting keeps the first load small). */
+/**
+ * The pages of this feature, each loaded when first opened (`lazy`): the first load stays small. The new-case
+ * and case pages share the editor's module.
+ */
 export const manualRoutes: RouteObject[] = [
-  { path: manualPaths.manualTestCases, element: <Unbuilt title="Test cases" /> },
-  { path: manualPaths.newManualTestCase, element: <Unbuilt title="New test case" /> },
-  { path: manualPaths.manualTestCase, element: <Unbuilt title="Test case" /> },
-  { path: manualPaths.releases, element: <Unbuilt title="Releases" /> },
-  { path: manualPaths.release, element: <Unbuilt title="Release" /> },
-  { path: manualPaths.sessions, element: <Unbuilt title="Exploratory sessions" /> },
-  { path: manualPaths.session, element: <Unbuilt title="Exploratory session" /> },
-  { path: manualPaths.manualRuns, element: <Unbuilt title="Manual runs" /> },
-  { path: manualPaths.manualRun, element: <Unbuilt title="Manual run" /> },
+  { path: manualPaths.manualTestCases, lazy: async () => ({ Component: (await import('./TestCasesPage')).TestCasesPage }) },
+  { path: manualPaths.newManualTestCase, lazy: async () => ({ Component: (await import('./TestCasePage')).NewTestCasePage }) },
+  { path: manualPaths.manualTestCase, lazy: async () => ({ Component: (await import('./TestCasePage')).TestCasePage }) },
+  { path: manualPaths.releases, lazy: async () => ({ Component: (await import('./ReleasesPage')).ReleasesPage }) },
+  { path: manualPaths.release, lazy: async () => ({ Component: (await import('./ReleasePage')).ReleasePage }) },
+  { path: manualPaths.sessions, lazy: async () => ({ Component: (await import('./SessionsPage')).SessionsPage }) },
+  { path: manualPaths.session, lazy: async () => ({ Component: (await import('./SessionPage')).SessionPage }) },
+  { path: manualPaths.manualRuns, lazy: async () => ({ Component: (await import('./ManualRunsPage')).ManualRunsPage }) },
+  { path: manualPaths.manualRun, lazy: async () => ({ Component: (await import('./ManualRunPage')).ManualRunPage }) },
 ];

@@ -1,0 +1,55 @@
+import { errorMessage, isErrorEnvelope } from '../../../api/client';
+
+/**
+ * `body.steps.0.subSteps.1.action` → "Step 1.2 action"; `body.endDate` → "End date"; `body.customFields.$x` →
+ * "Custom fields $x". The API names the invalid field by its path; a person reads the field's name.
+ */
+export function fieldName(path: string): string {
+  const parts = path.split('.').filter((p) => p !== 'body' && p !== 'query');
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if ((part === 'steps' || part === 'stepResults') && /^\d+$/.test(parts[i + 1] ?? '')) {
+      const numbers = [Number(parts[i + 1]) + 1];
+      i += 1;
+      while (parts[i + 1] === 'subSteps' && /^\d+$/.test(parts[i + 2] ?? '')) {
+        numbers.push(Number(parts[i + 2]) + 1);
+        i += 2;
+      }
+      out.push(`${part === 'steps' ? 'Step' : 'Step result'} ${numbers.join('.')}`);
+    } else if (/^\d+$/.test(part)) out.push(`#${Number(part) + 1}`);
+    else out.push(part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  }
+  const text = out.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function detailText(d: { path: string; message: string }): string {
+  const name = fieldName(d.path);
+  return name ? `${name}: ${d.message}` : d.message;
+}
+
+/**
+ * What the API said about a refused write, next to the form that sent it: one line per invalid field when the
+ * API lists them (VALIDATION_ERROR details), else its message.
+ */
+export function FormError({ error, title = 'Not saved' }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const details = isErrorEnvelope(error) ? (error.error.details ?? []) : [];
+  return (
+    <div className="callout callout-error" role="alert">
+      <strong>{title}.</strong>{' '}
+      {details.length === 0 ? (
+        errorMessage(error)
+      ) : details.length === 1 ? (
+        detailText(details[0]!)
+      ) : (
+        <ul className="manual-error-list">
+          {details.map((d) => (
+            <li key={`${d.path}|${d.message}`}>{detailText(d)}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
