@@ -1,0 +1,177 @@
+/**
+ * The runs pages in a real browser against the whole system: a failing run opened from the `url` of the
+ * `run.finished` webhook it caused (the issue's path), its failures by error, a result with its error, steps,
+ * retry command and failure window; the deep links of a run, a result, a spec file and a test's history answer
+ * 200 text/html; the runs list's filters in the URL; a 10,000-test run's list (first rows, search, status filter);
+ * the spec page and the history page; ids that do not exist.
+ */
+import { largePlaywrightReport, WebhookReceiver } from '@assay/testkit';
+import { api, expect, expectAccessible, test } from './support/fixtures';
+
+const ingest = (token: string, projectId: string, report: unknown) =>
+  api(token).request('POST', `/api/v1/ingest/${projectId}/playwright`, {
+    rawBody: JSON.stringify(report),
+    headers: { 'content-type': 'application/json' },
+  });
+
+/** A small report: one passing and one failing test in `checkout.spec.ts`, on `branch`. */
+function checkoutReport(branch: string, fail: boolean) {
+  const report = largePlaywrightReport(2, { branch, environment: 'staging' });
+  const specs = report.suites[0]!.suites[0]!.specs;
+  specs[0]!.title = 'pays with a saved card';
+  specs[1]!.title = 'applies a discount code';
+  const second = specs[1]!.tests[0]!;
+  if (fail) {
+    second.status = 'unexpected';
+    second.results = [
+      {
+        ...second.results[0]!,
+        status: 'failed',
+        errors: [
+          {
+            message: 'Error: expect(locator).toHaveText(expected)\n\nExpected: "€90.00"\nReceived: "€100.00"',
+            stack: 'Error: expect(locator).toHaveText(expected)\n    at specs/feature-0.spec.ts:11:5',
+            location: { file: 'specs/feature-0.spec.ts', line: 11, column: 5 },
+          },
+        ],
+      },
+    ];
+  }
+  return report;
+}
+
+test('a failing run opened from the url of its webhook shows the failing test and its error', async ({ page, tenant, signIn }) => {
+  const t = await tenant('owner');
+  const receiver = await new WebhookReceiver().start();
+  try {
+    const created = await api(t.token).post(`/${t.projectId}/webhooks`, { url: receiver.url('/hook'), events: ['RUN_FINISHED'] });
+    expect(created.status, created.text).toBe(201);
+    expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
+    const failing = await ingest(t.token, t.projectId, checkoutReport('main', true));
+    expect(failing.status).toBe(201);
+    await receiver.waitFor(() => receiver.at('/hook').length >= 2, 30_000, 'two run.finished deliveries');
+    const payloads = receiver.at('/hook').map((r) => JSON.parse(r.body.toString()));
+    const failed = payloads.find((p) => p.data.run.id === failing.body.data.runId);
+    const url: string = failed.data.run.url;
+    expect(url).toBe(failing.body.data.url);
+
+    await signIn(page, t.userId);
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Run #2');
+    await expect(page.getByText('failed', { exact: true }).first()).toBeVisible();
+    const failures = page.getByRole('region', { name: 'Failures by error' });
+    await expect(failures.getByText('Error: expect(locator).toHaveText(expected)')).toBeVisible();
+    await expect(failures.getByRole('link', { name: 'Feature 0 › applies a discount code' })).toBeVisible();
+    await expectAccessible(page);
+
+    // The failing result: its error, steps, retry command and failure window.
+    await failures.getByRole('link', { name: 'Feature 0 › applies a discount code' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('applies a discount code');
+    const error = page.getByRole('region', { name: 'Error' });
+    await expect(error.getByText('Received: "€100.00"')).toBeVisible();
+    await expect(error.getByText('specs/feature-0.spec.ts:11:5', { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Run it again' }).getByRole('code')).toContainText('npx playwright test -g');
+    await expect(page.getByRole('button', { name: 'Copy command' })).toBeVisible();
+    const window = page.getByRole('region', { name: 'Failure window' });
+    await expect(window.getByText('Last passing:')).toBeVisible();
+    await expect(window.getByRole('link', { name: 'Run #1' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Attachments' }).getByText('The reporter listed no attachments.')).toBeVisible();
+    await expectAccessible(page);
+    const resultUrl = page.url();
+
+    // The deep links the API hands out are pages of the app: 200 text/html.
+    const detail = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
+    const spec = detail.body.data.specs[0];
+    const testCase = await api(t.token).get(`/${t.projectId}/test-cases/${spec.tests[1].caseId}`);
+    const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${spec.tests[1].caseId}`);
+    for (const link of [url, spec.url, testCase.body.data.url, bundle.body.data.links.history, resultUrl]) {
+      const res = await page.request.get(link);
+      expect([link, res.status(), res.headers()['content-type']]).toEqual([link, 200, expect.stringContaining('text/html')]);
+    }
+
+    // The spec file page, then the test's history (two runs: passed, then failed).
+    await page.goto(spec.url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('specs/feature-0.spec.ts');
+    await expect(page.getByRole('link', { name: 'Feature 0 › pays with a saved card' })).toBeVisible();
+    await expectAccessible(page);
+    await page.goto(bundle.body.data.links.history);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feature 0 › applies a discount code');
+    const timeline = page.getByRole('region', { name: 'Results by run' });
+    await expect(timeline.getByRole('link', { name: 'Run #2: failed' })).toBeVisible();
+    await expect(timeline.getByRole('link', { name: 'Run #1: passed' })).toBeVisible();
+    await expect(page.getByText('50.0%')).toBeVisible();
+    await expectAccessible(page);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('the runs list filters by branch, status and date in the URL', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  for (const [branch, fail] of [
+    ['main', false],
+    ['feature/cart', true],
+    ['main', true],
+  ] as const) {
+    expect((await ingest(t.token, t.projectId, checkoutReport(branch, fail))).status).toBe(201);
+  }
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/runs`);
+  const rows = page.getByRole('table', { name: 'Runs' }).getByRole('row');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(1).getByRole('link')).toHaveText('Run #3');
+  await expectAccessible(page);
+
+  await page.getByLabel('Status').selectOption('failed');
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(rows).toHaveCount(3);
+  await page.getByLabel('Branch').fill('feature/cart');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/branch=feature%2Fcart/);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1).getByRole('link')).toHaveText('Run #2');
+  // The link shows what its sender saw.
+  await page.reload();
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel('From').fill('2001-01-01');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No run matches these filters.')).toBeVisible();
+});
+
+test('a run of 10,000 tests lists them, searches and filters them', async ({ page, tenant, signIn }) => {
+  test.setTimeout(180_000);
+  const t = await tenant('member');
+  const res = await ingest(t.token, t.projectId, largePlaywrightReport(10_000));
+  expect(res.status, res.text).toBe(201);
+  await signIn(page, t.userId);
+  await page.goto(res.body.data.url);
+  const list = page.getByRole('region', { name: 'Tests of the run (scrolls)' });
+  await expect(list.getByRole('link', { name: 'Feature 0 › test number 0', exact: true })).toBeVisible();
+  await expect(page.getByText('10,000 tests')).toBeVisible();
+  // Only the rows in view are in the document.
+  expect(await list.getByRole('row').count()).toBeLessThan(100);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('test number 9999');
+  await expect(page.getByText('1 of 10,000 tests')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Feature 99 › test number 9999' })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await page.getByRole('combobox', { name: /^Status/ }).selectOption('failed');
+  await expect(page.getByText('200 of 10,000 tests')).toBeVisible();
+  await expect(page).toHaveURL(/status=failed/);
+  // The keyboard reaches the list and scrolls it.
+  await list.focus();
+  await page.keyboard.press('End');
+  await expect(list.getByRole('link', { name: 'Feature 99 › test number 9957' })).toBeVisible();
+});
+
+test('a run, a result or a test that does not exist shows the not-found state', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  await signIn(page, t.userId);
+  const missing = 'f'.repeat(24);
+  await page.goto(`/projects/${t.projectId}/runs/${missing}`);
+  await expect(page.getByRole('alert')).toContainText('Run not found.');
+  await page.goto(`/projects/${t.projectId}/runs/${missing}/test-cases/${missing}`);
+  await expect(page.getByRole('alert')).toContainText('Test result not found.');
+  await page.goto(`/projects/${t.projectId}/tests/${missing}`);
+  await expect(page.getByRole('alert')).toContainText('Test not found.');
+  await expectAccessible(page);
+});

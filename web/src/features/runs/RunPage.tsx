@@ -1,0 +1,134 @@
+/**
+ * `/projects/:projectId/runs/:runId` — the page every run `url` of the API (run lists, webhooks, debug bundles)
+ * opens: the run's facts and stats, its failures grouped by error, its spec files, and every test in one searchable,
+ * filterable, virtualised list (fast at 10,000 tests). A running run is asked again every few seconds.
+ */
+import { Link, useParams } from 'react-router';
+import { href, PAGES } from '../../app/paths';
+import { Page } from '../../ui/Page';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
+import { Empty, Loading } from '../../ui/states';
+import { FailedRead } from './components/NotFound';
+import { RunFacts, RunStats } from './components/RunSummary';
+import { TestList } from './components/TestList';
+import { runTitle, useRun, useRunRows } from './data';
+import './runs.css';
+
+export function RunPage() {
+  const { projectId = '', runId = '' } = useParams();
+  const run = useRun(projectId, runId);
+  const running = run.data?.data.status === 'running';
+  const rows = useRunRows(projectId, runId, running);
+
+  if (run.isPending) return <Page title="Run">{<Loading label="Loading the run…" />}</Page>;
+  if (run.error)
+    return (
+      <Page title="Run">
+        <FailedRead error={run.error} what="Run">
+          <p>
+            <Link to={href(PAGES.runs, { projectId })}>All runs</Link>
+          </p>
+        </FailedRead>
+      </Page>
+    );
+  const r = run.data.data;
+  const groups = r.errorGroups ?? [];
+  return (
+    <Page title={runTitle(r)} subtitle={<StatusBadge status={r.status} />}>
+      <RunFacts run={r} />
+      <RunStats stats={r.testStats} live={r.liveStats} />
+
+      <section aria-labelledby="failures-title">
+        <h2 id="failures-title">Failures by error</h2>
+        {groups.length === 0 ? (
+          <Empty>No failed or flaky test in this run.</Empty>
+        ) : (
+          groups.map((g) => (
+            <article key={g.id} className="error-group" aria-label={`Error: ${g.message.split('\n')[0]}`}>
+              <pre className="error-text">{g.message}</pre>
+              <p className="muted">
+                {formatCount(g.count)} {g.count === 1 ? 'test' : 'tests'} ({g.failed} failed, {g.flaky} flaky)
+              </p>
+              <ul>
+                {g.tests.map((t) => (
+                  <li key={t.caseId}>
+                    <Link to={href(PAGES.testCase, { projectId, runId, testCaseId: t.caseId })}>{t.title}</Link>{' '}
+                    <span className="muted mono">{t.file}</span>
+                    {t.projectName ? <span className="muted"> · {t.projectName}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </article>
+          ))
+        )}
+      </section>
+
+      <section aria-labelledby="specs-title">
+        <h2 id="specs-title">Spec files</h2>
+        {rows.isPending ? (
+          <Loading label="Loading the spec files…" />
+        ) : rows.error ? (
+          <FailedRead error={rows.error} what="Run" />
+        ) : rows.data.data.specs.length === 0 ? (
+          <Empty>No results yet.</Empty>
+        ) : (
+          <table className="table">
+            <caption className="visually-hidden">Spec files of the run</caption>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                {['Tests', 'Passed', 'Failed', 'Flaky', 'Skipped', 'Duration'].map((h) => (
+                  <th key={h} scope="col" className="num">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.data.data.specs.map((s) => (
+                <tr key={s.id}>
+                  <td className="mono">
+                    <Link to={href(PAGES.spec, { projectId, runId, specId: s.id })}>{s.file}</Link>
+                  </td>
+                  <td className="num">{formatCount(s.total)}</td>
+                  <td className="num">{formatCount(s.passed)}</td>
+                  <td className="num">{formatCount(s.failed)}</td>
+                  <td className="num">{formatCount(s.flaky)}</td>
+                  <td className="num">{formatCount(s.skipped)}</td>
+                  <td className="num">{formatDuration(s.duration)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section aria-labelledby="tests-title">
+        <h2 id="tests-title">Tests</h2>
+        {rows.isPending ? (
+          <Loading label="Loading the tests…" />
+        ) : rows.error ? null : (
+          <>
+            {rows.data.data.total > rows.data.data.rows.length ? (
+              <p className="callout">
+                This run has {formatCount(rows.data.data.total)} results; the first {formatCount(rows.data.data.rows.length)} are listed.
+              </p>
+            ) : null}
+            <TestList
+              projectId={projectId}
+              runId={runId}
+              rows={rows.data.data.rows}
+              specs={rows.data.data.specs}
+              caption="Tests of the run"
+            />
+          </>
+        )}
+      </section>
+      <p className="muted">
+        Started {formatDateTime(r.startTime)}
+        {r.endTime ? ` · finished ${formatDateTime(r.endTime)}` : ''}
+      </p>
+    </Page>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * `/projects/:projectId/runs`: automated runs, newest first, filtered by branch, environment, status and a date
+ * window (all in the URL), paged; while any run on the page is running, the page asks again every few seconds so
+ * its progress moves.
+ */
+import { type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { href, PAGES } from '../../app/paths';
+import { Page } from '../../ui/Page';
+import { Pagination } from '../../ui/Pagination';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { formatDateTime, formatDuration } from '../../ui/format';
+import { useSearchState } from '../../ui/search-state';
+import { Empty, ErrorView, Loading } from '../../ui/states';
+import { RunProgress } from './components/RunProgress';
+import { POLL_MS, RUN_STATUSES, runTitle, shortHash, type Run } from './data';
+import './runs.css';
+
+const KEYS = ['branch', 'environment', 'status', 'from', 'to', 'page'] as const;
+const LIMIT = 25;
+
+/** A day (YYYY-MM-DD from a date input) as the start or the end of that UTC day. */
+const dayStart = (day: string) => `${day}T00:00:00.000Z`;
+const dayEnd = (day: string) => `${day}T23:59:59.999Z`;
+
+export function RunsPage() {
+  const { projectId = '' } = useParams();
+  const [q, set] = useSearchState(KEYS);
+  const status = RUN_STATUSES.find((s) => s === q.status);
+  // The API takes both ends of a window or neither: one day given alone is that day.
+  const from = q.from || q.to;
+  const to = q.to || q.from;
+  const runs = $api.useQuery(
+    'get',
+    '/api/v1/public/{projectId}/test-runs',
+    {
+      params: {
+        path: { projectId },
+        query: {
+          page: Number(q.page) || 1,
+          limit: LIMIT,
+          branch: q.branch || undefined,
+          environment: q.environment || undefined,
+          status,
+          start_date: from ? dayStart(from) : undefined,
+          end_date: to ? dayEnd(to) : undefined,
+        },
+      },
+    },
+    { refetchInterval: (query) => (query.state.data?.data.some((r) => r.status === 'running') ? POLL_MS : false) },
+  );
+
+  const onFilter = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? '').trim();
+    set({ branch: text('branch'), environment: text('environment'), from: text('from'), to: text('to'), page: undefined });
+  };
+
+  return (
+    <Page title="Runs" subtitle="Automated test runs, newest first">
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter runs"
+        onSubmit={onFilter}
+        key={`${q.branch}|${q.environment}|${q.from}|${q.to}`}
+      >
+        <label>
+          Branch
+          <input name="branch" defaultValue={q.branch ?? ''} />
+        </label>
+        <label>
+          Environment
+          <input name="environment" defaultValue={q.environment ?? ''} />
+        </label>
+        <label>
+          Status
+          <select value={status ?? ''} onChange={(e) => set({ status: e.target.value, page: undefined })}>
+            <option value="">Any status</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" name="from" defaultValue={q.from ?? ''} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={q.to ?? ''} />
+        </label>
+        <button type="submit" className="button">
+          Apply
+        </button>
+      </form>
+      {runs.isPending ? (
+        <Loading label="Loading runs…" />
+      ) : runs.error ? (
+        <ErrorView error={runs.error} />
+      ) : runs.data.data.length === 0 ? (
+        <Empty>
+          {q.branch || q.environment || status || from
+            ? 'No run matches these filters.'
+            : 'No runs yet: send a report to the ingestion API.'}
+        </Empty>
+      ) : (
+        <>
+          <table className="table">
+            <caption className="visually-hidden">Runs</caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Environment</th>
+                <th scope="col">Commit</th>
+                <th scope="col">Started</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col">Results</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.data.map((run) => (
+                <RunRow key={run.id} projectId={projectId} run={run} />
+              ))}
+            </tbody>
+          </table>
+          <Pagination pagination={runs.data.pagination} onPage={(page) => set({ page })} />
+        </>
+      )}
+    </Page>
+  );
+}
+
+function RunRow({ projectId, run }: { projectId: string; run: Run }) {
+  const git = run.metadata.git;
+  return (
+    <tr>
+      <td>
+        <Link to={href(PAGES.run, { projectId, runId: run.id })}>{runTitle(run)}</Link>
+      </td>
+      <td>
+        <StatusBadge status={run.status} />
+      </td>
+      <td className="mono">{git.branch || '—'}</td>
+      <td>{git.environment || '—'}</td>
+      <td className="cell-truncate" title={git.commit.message}>
+        {git.commit.hash ? <span className="mono">{shortHash(git.commit.hash)}</span> : '—'} {git.commit.message.split('\n')[0]}
+      </td>
+      <td>{formatDateTime(run.startTime)}</td>
+      <td className="num">{formatDuration(run.duration)}</td>
+      <td>
+        <RunProgress stats={run.testStats} />
+      </td>
+    </tr>
+  );
+}

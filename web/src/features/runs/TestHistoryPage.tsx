@@ -1,0 +1,169 @@
+/**
+ * `/projects/:projectId/tests/:testId` — one test across runs (the `history` link of debug bundles): its stability
+ * over the results listed, a timeline of results by run (newest first, each a link to that result), and a chart of
+ * its duration over those runs. Pages of 100 results, newest first.
+ */
+import { lazy, Suspense } from 'react';
+import { Link, useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { href, PAGES } from '../../app/paths';
+import { Page } from '../../ui/Page';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
+import { useSearchState } from '../../ui/search-state';
+import { Empty, ErrorView, Loading } from '../../ui/states';
+import { statusLabel } from './data';
+import './runs.css';
+
+const DurationChart = lazy(() => import('./components/DurationChart'));
+const LIMIT = 100;
+
+export function TestHistoryPage() {
+  const { projectId = '', testId = '' } = useParams();
+  const [q, set] = useSearchState(['branch', 'offset'] as const);
+  const offset = Math.max(0, Number(q.offset) || 0);
+  const history = $api.useQuery('get', '/api/v1/public/{projectId}/test-cases/history', {
+    params: { path: { projectId }, query: { testId, branch: q.branch || undefined, offset, limit: LIMIT } },
+  });
+
+  if (history.isPending) return <Page title="Test history">{<Loading label="Loading the history…" />}</Page>;
+  if (history.error) return <Page title="Test history">{<ErrorView error={history.error} />}</Page>;
+  const items = history.data.data;
+  const latest = items[0];
+  if (!latest)
+    return (
+      <Page title="Test history">
+        <div className="callout" role="alert">
+          <p>
+            <strong>Test not found.</strong> No result of this test{q.branch ? ` on branch ${q.branch}` : ''} exists in this project.
+          </p>
+          <p>
+            <Link to={href(PAGES.runs, { projectId })}>All runs</Link>
+          </p>
+        </div>
+      </Page>
+    );
+  const passed = items.filter((i) => i.outcome === 'expected').length;
+  const counted = items.filter((i) => i.outcome !== 'skipped').length;
+  const { pagination } = history.data;
+
+  return (
+    <Page title={latest.title} subtitle={<span className="mono">{latest.file}</span>}>
+      <dl className="grid run-stats">
+        <div className="card stat">
+          <dt className="stat-label">Stability (passed / runs)</dt>
+          <dd className="stat-value">{formatPercent(counted ? (passed / counted) * 100 : 0)}</dd>
+        </div>
+        <div className="card stat">
+          <dt className="stat-label">Results listed</dt>
+          <dd className="stat-value">
+            {items.length} of {pagination.total}
+          </dd>
+        </div>
+        <div className="card stat">
+          <dt className="stat-label">Failed · flaky</dt>
+          <dd className="stat-value">
+            {items.filter((i) => i.outcome === 'unexpected').length} · {items.filter((i) => i.outcome === 'flaky').length}
+          </dd>
+        </div>
+      </dl>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter the history"
+        key={q.branch}
+        onSubmit={(e) => {
+          e.preventDefault();
+          set({ branch: String(new FormData(e.currentTarget).get('branch') ?? '').trim(), offset: undefined });
+        }}
+      >
+        <label>
+          Branch
+          <input name="branch" defaultValue={q.branch ?? ''} />
+        </label>
+        <button type="submit" className="button">
+          Apply
+        </button>
+      </form>
+
+      <section aria-labelledby="timeline-title">
+        <h2 id="timeline-title">Results by run</h2>
+        <ol className="history-timeline">
+          {items.map((i) => (
+            <li key={i.caseId}>
+              <Link
+                className={`badge badge-${i.outcome === 'expected' ? 'good' : i.outcome === 'unexpected' ? 'bad' : i.outcome === 'flaky' ? 'warn' : 'neutral'}`}
+                to={href(PAGES.testCase, { projectId, runId: i.runId, testCaseId: i.caseId })}
+                aria-label={`Run #${i.runCounter}: ${statusLabel(i.status)}`}
+                title={`Run #${i.runCounter} · ${statusLabel(i.status)} · ${formatDateTime(i.startedAt)}`}
+              >
+                #{i.runCounter}
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="duration-title">
+        <h2 id="duration-title">Duration</h2>
+        <Suspense fallback={<Loading label="Loading the chart…" />}>
+          <DurationChart items={items} />
+        </Suspense>
+      </section>
+
+      <section aria-labelledby="results-title">
+        <h2 id="results-title">Results</h2>
+        {items.length === 0 ? (
+          <Empty>No results.</Empty>
+        ) : (
+          <table className="table">
+            <caption className="visually-hidden">Results of this test, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Started</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.caseId}>
+                  <td>
+                    <Link to={href(PAGES.testCase, { projectId, runId: i.runId, testCaseId: i.caseId })}>Run #{i.runCounter}</Link>
+                  </td>
+                  <td>
+                    <StatusBadge status={i.status} label={statusLabel(i.status)} />
+                  </td>
+                  <td className="mono">{i.branch || '—'}</td>
+                  <td>{formatDateTime(i.startedAt)}</td>
+                  <td className="num">{formatDuration(i.duration)}</td>
+                  <td className="cell-truncate" title={i.error?.message}>
+                    {i.error?.message.split('\n')[0] ?? ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <nav className="pagination" aria-label="History pages">
+          <button
+            type="button"
+            className="button"
+            disabled={offset === 0}
+            onClick={() => set({ offset: Math.max(0, offset - LIMIT) || undefined })}
+          >
+            Newer
+          </button>
+          <button type="button" className="button" disabled={!pagination.hasNext} onClick={() => set({ offset: offset + LIMIT })}>
+            Older
+          </button>
+        </nav>
+      </section>
+    </Page>
+  );
+}
