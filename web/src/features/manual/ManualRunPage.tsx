@@ -18,7 +18,7 @@ import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { changedFields } from './changes';
 import { TextArea, TextField } from './components/fields';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { cleanIssues, LinkedIssuesEditor, LinkedIssuesView, type LinkedIssue } from './components/LinkedIssues';
 import { NotFound } from './components/NotFound';
 import { OpenBadge } from './components/OpenBadge';

@@ -15,7 +15,7 @@ import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { TextArea, TextField } from './components/fields';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { OpenBadge } from './components/OpenBadge';
 import { ReleaseSelect } from './components/ReleaseSelect';
 import { textToHtml } from './components/RichText';

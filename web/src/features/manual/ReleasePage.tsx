@@ -12,7 +12,7 @@ import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDate, formatDateTime } from '../../ui/format';
 import { ErrorView, Loading } from '../../ui/states';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { LinkedIssuesView } from './components/LinkedIssues';
 import { NotFound } from './components/NotFound';
 import { ReleaseForm, releaseDraft, releaseUpdateBody } from './components/ReleaseForm';

@@ -11,7 +11,7 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { formatDateTime } from '../../ui/format';
 import { ErrorView, Loading } from '../../ui/states';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { LinkedIssuesView } from './components/LinkedIssues';
 import { NotFound } from './components/NotFound';
 import { OpenBadge } from './components/OpenBadge';

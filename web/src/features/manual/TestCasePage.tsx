@@ -13,7 +13,7 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { formatDateTime } from '../../ui/format';
 import { ErrorView, Loading } from '../../ui/states';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
 import { NotFound } from './components/NotFound';
 import { RichText, textToHtml } from './components/RichText';

@@ -13,7 +13,7 @@ import { Page } from '../../ui/Page';
 import { Pagination } from '../../ui/Pagination';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
-import { FormError } from './components/FormError';
+import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
 import { Tags } from './components/Tags';
 import { ALL, flattenSuites, SuiteTree, type Suite } from './components/SuiteTree';

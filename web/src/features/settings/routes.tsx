@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
-import { Unbuilt } from '../../ui/Unbuilt';
 import { settingsPaths } from './paths';
 
-/** The pages of this feature; each page's module loads with it (code splitting keeps the first load small). */
-export const settingsRoutes: RouteObject[] = [{ path: settingsPaths.tokens, element: <Unbuilt title="Personal access tokens" /> }];
+/** The pages of this feature, each loaded when first opened (`lazy`): the first load stays small. */
+export const settingsRoutes: RouteObject[] = [
+  { path: settingsPaths.tokens, lazy: async () => ({ Component: (await import('./TokensPage')).TokensPage }) },
+];

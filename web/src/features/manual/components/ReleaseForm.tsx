@@ -9,7 +9,7 @@ import { changedFields } from '../changes';
 import type { Release } from '../data';
 import { PLATFORMS, splitList, type Platform } from '../values';
 import { SelectField, TextArea, TextField } from './fields';
-import { FormError } from './FormError';
+import { FormError } from '../../../ui/FormError';
 import { cleanIssues, LinkedIssuesEditor, type LinkedIssue } from './LinkedIssues';
 import { ReleaseSelect } from './ReleaseSelect';
 import { htmlToText, textToHtml } from './RichText';

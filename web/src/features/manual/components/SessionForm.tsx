@@ -10,7 +10,7 @@ import { changedFields } from '../changes';
 import type { Release } from '../data';
 import { splitList } from '../values';
 import { TextArea, TextField } from './fields';
-import { FormError } from './FormError';
+import { FormError } from '../../../ui/FormError';
 import { cleanIssues, LinkedIssuesEditor, type LinkedIssue } from './LinkedIssues';
 import { ReleaseSelect } from './ReleaseSelect';
 import { htmlToText, textToHtml } from './RichText';

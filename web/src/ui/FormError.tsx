@@ -1,4 +1,4 @@
-import { errorMessage, isErrorEnvelope } from '../../../api/client';
+import { errorMessage, isErrorEnvelope } from '../api/client';
 
 /**
  * `body.steps.0.subSteps.1.action` → "Step 1.2 action"; `body.endDate` → "End date"; `body.customFields.$x` →
