@@ -22,6 +22,8 @@ type Token = Schemas['AppToken'];
 export function TokensPage() {
   const tokens = $api.useQuery('get', TOKENS);
   const [secret, setSecret] = useState<{ name: string; secret: string; rotated: boolean } | undefined>();
+  // When the page opened: what counts as expired (a token expiring while the page is open shows it on the next visit).
+  const [openedAt] = useState(() => Date.now());
   return (
     <Page title="Personal access tokens" subtitle="Tokens for the API, the CLI and CI, acting as you in the projects they cover">
       {secret ? <SecretOnce {...secret} onDone={() => setSecret(undefined)} /> : null}
@@ -48,7 +50,7 @@ export function TokensPage() {
           </thead>
           <tbody>
             {tokens.data.data.map((t) => (
-              <TokenRow key={t.id} token={t} onRotated={(s) => setSecret({ name: t.name, secret: s, rotated: true })} />
+              <TokenRow key={t.id} token={t} now={openedAt} onRotated={(s) => setSecret({ name: t.name, secret: s, rotated: true })} />
             ))}
           </tbody>
         </table>
@@ -156,14 +158,14 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
   );
 }
 
-function TokenRow({ token, onRotated }: { token: Token; onRotated: (secret: string) => void }) {
+function TokenRow({ token, now, onRotated }: { token: Token; now: number; onRotated: (secret: string) => void }) {
   const queryClient = useQueryClient();
   const rotate = $api.useMutation('post', '/api/v1/app/tokens/{tokenId}/rotate');
   const revoke = $api.useMutation('delete', '/api/v1/app/tokens/{tokenId}');
   const [confirming, setConfirming] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', TOKENS] });
   const params = { params: { path: { tokenId: token.id } } };
-  const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
+  const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= now;
   const usable = !token.revoked && !expired;
   return (
     <tr>
