@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Role } from '@assay/proto/assay/identity/v1/identity_pb';
+import { seedDemoManual } from './demo/manual';
+import { seedDemoRuns } from './demo/runs';
 import { Admin } from './fixtures';
 import { Api } from './http';
 import { INFRA_SCRIPT, REPO_ROOT } from './paths';
@@ -169,7 +171,7 @@ interface Demo {
   token: string;
 }
 
-async function ensureDemo(api: Api, admin: Admin): Promise<Demo> {
+async function ensureDemo(api: Api, admin: Admin, gatewayUrl: string): Promise<Demo> {
   if (fs.existsSync(DEMO_FILE)) {
     const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as Demo;
     const res = await api.withToken(demo.token).get(`/${demo.projectId}/token-info`);
@@ -181,6 +183,10 @@ async function ensureDemo(api: Api, admin: Admin): Promise<Demo> {
   const userId = (await admin.rpc.createUser({ email: DEMO_EMAIL, name: 'Demo User' })).id;
   await admin.rpc.addMember({ orgId, userId, role: Role.OWNER });
   const token = (await admin.token(userId, { projects: [projectId] })).token;
+  // Something to look at in the web app: a history of automated runs (the newest still running) and manual testing.
+  say('seeding the demo project (12 runs, manual test cases, a release, a session and a manual run)');
+  await seedDemoRuns(gatewayUrl, token, projectId);
+  await seedDemoManual(gatewayUrl, token, projectId);
   const demo = { orgId, userId, projectId, token };
   fs.writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
@@ -244,7 +250,7 @@ async function up(): Promise<void> {
   }
 
   const api = new Api(gatewayUrl);
-  const demo = await ensureDemo(api, new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN));
+  const demo = await ensureDemo(api, new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN), gatewayUrl);
   const curl = `curl -s -H "Authorization: Bearer ${demo.token}" ${gatewayUrl}/api/v1/public/${demo.projectId}/token-info`;
   // A one-time link (24 h) that signs the demo user into the web app: a new one on every `make up`.
   const signIn = await new Admin(localEnv.ASSAY_ADMIN_URL, localEnv.INTERNAL_AUTH_TOKEN).rpc.createSignInLink({ userId: demo.userId });

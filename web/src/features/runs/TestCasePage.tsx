@@ -56,7 +56,7 @@ export function TestCasePage() {
         </>
       }
     >
-      <ul className="run-facts" aria-label="Result facts">
+      <ul className="facts" aria-label="Result facts">
         <li>
           Run <Link to={href(PAGES.run, { projectId, runId: run.id })}>{runTitle(run)}</Link>
         </li>

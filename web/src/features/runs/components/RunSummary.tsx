@@ -6,7 +6,7 @@ import { shortHash, type Run, type TestStats } from '../data';
 export function RunFacts({ run }: { run: Pick<Run, 'metadata' | 'startTime' | 'duration'> }) {
   const git = run.metadata.git;
   return (
-    <ul className="run-facts" aria-label="Run facts">
+    <ul className="facts" aria-label="Run facts">
       <li>
         Branch <strong className="mono">{git.branch || '—'}</strong>
       </li>
