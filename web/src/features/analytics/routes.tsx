@@ -1,11 +1,10 @@
 import type { RouteObject } from 'react-router';
-import { Unbuilt } from '../../ui/Unbuilt';
 import { analyticsPaths } from './paths';
 
-/** The pages of this feature; each page's module loads with it (code splitting keeps the first load small). */
+/** The pages of this feature, each loaded when first opened (`lazy`): charts stay out of the first load. */
 export const analyticsRoutes: RouteObject[] = [
-  { path: analyticsPaths.analytics, element: <Unbuilt title="Analytics" /> },
-  { path: analyticsPaths.performance, element: <Unbuilt title="Performance" /> },
-  { path: analyticsPaths.testCaseExplorer, element: <Unbuilt title="Test case explorer" /> },
-  { path: analyticsPaths.specs, element: <Unbuilt title="Spec health" /> },
+  { path: analyticsPaths.analytics, lazy: async () => ({ Component: (await import('./SummaryPage')).SummaryPage }) },
+  { path: analyticsPaths.performance, lazy: async () => ({ Component: (await import('./PerformancePage')).PerformancePage }) },
+  { path: analyticsPaths.testCaseExplorer, lazy: async () => ({ Component: (await import('./ExplorerPage')).ExplorerPage }) },
+  { path: analyticsPaths.specs, lazy: async () => ({ Component: (await import('./SpecsPage')).SpecsPage }) },
 ];

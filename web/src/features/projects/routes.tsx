@@ -1,5 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { Unbuilt } from '../../ui/Unbuilt';
 import { projectsPaths } from './paths';
 
 /**
@@ -8,5 +7,5 @@ import { projectsPaths } from './paths';
  */
 export const projectsRoutes: RouteObject[] = [
   { path: projectsPaths.projects, lazy: async () => ({ Component: (await import('./ProjectsPage')).ProjectsPage }) },
-  { path: projectsPaths.dashboard, element: <Unbuilt title="Dashboard" /> },
+  { path: projectsPaths.dashboard, lazy: async () => ({ Component: (await import('./DashboardPage')).DashboardPage }) },
 ];

@@ -1,0 +1,86 @@
+/**
+ * The dashboard and the analytics pages in a real browser over runs ingested through the API and folded by the
+ * analytics service (from Kafka): figures, charts, top lists linking to a test's history, the window and the
+ * explorer's filters in the URL, the performance list's search, spec health; an empty project's empty states.
+ */
+import { largePlaywrightReport } from '@assay/testkit';
+import { api, expect, expectAccessible, test } from './support/fixtures';
+
+test('dashboard, summary, performance, explorer and spec health over two runs', async ({ page, tenant, signIn }) => {
+  test.setTimeout(120_000);
+  const t = await tenant('member');
+  for (let i = 0; i < 2; i++) {
+    const res = await api(t.token).request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+      rawBody: JSON.stringify(largePlaywrightReport(100)),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+  }
+  // Analytics folds finished runs from Kafka: wait until both are in.
+  await expect(async () => {
+    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
+    expect(s.body.data.totals.runs).toBe(2);
+  }).toPass({ timeout: 60_000 });
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+  const figures = page.getByRole('definition');
+  await expect(figures.first()).toHaveText('2');
+  await expect(page.getByRole('figure', { name: /Runs by status: 0 passed, 2 failed/ })).toBeVisible();
+  const flaky = page.getByRole('table', { name: 'Most flaky tests' });
+  await expect(flaky.getByRole('link', { name: 'Feature 0 › test number 3' })).toBeVisible();
+  await expect(page.getByText('No run is running.')).toBeVisible();
+  await expectAccessible(page);
+
+  await page
+    .getByRole('navigation', { name: /project/i })
+    .getByRole('link', { name: 'Summary' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics');
+  await page.getByRole('link', { name: 'Last 7 days' }).click();
+  await expect(page).toHaveURL(/days=7/);
+  await expect(
+    page.getByRole('table', { name: 'Most failing tests' }).getByRole('link', { name: 'Feature 0 › test number 7' }),
+  ).toBeVisible();
+  await expect(page.getByRole('table', { name: 'By branch' })).toContainText('main');
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${t.projectId}/analytics/performance`);
+  const perf = page.getByRole('table', { name: 'Duration percentiles by test' });
+  await expect(perf.getByRole('row')).toHaveCount(51);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('test number 42');
+  await expect(perf.getByRole('row')).toHaveCount(2);
+  await expect(page).toHaveURL(/q=test\+number\+42/);
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${t.projectId}/test-case-explorer`);
+  await page.getByLabel('Health').selectOption('flaky');
+  await expect(page).toHaveURL(/status=flaky/);
+  const explorer = page.getByRole('table', { name: 'Tests' });
+  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 3' })).toBeVisible();
+  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 7' })).toHaveCount(0);
+  await expectAccessible(page);
+  await explorer.getByRole('link', { name: 'Feature 0 › test number 3' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feature 0 › test number 3');
+
+  await page.goto(`/projects/${t.projectId}/specs`);
+  await expect(page.getByRole('table', { name: 'Spec files' }).getByRole('row', { name: /specs\/feature-0\.spec\.ts/ })).toContainText(
+    '100',
+  );
+  await expectAccessible(page);
+});
+
+test('a project without runs shows empty states', async ({ page, tenant, signIn }) => {
+  const t = await tenant('viewer');
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}`);
+  await expect(page.getByText('No runs in the last 30 days.')).toBeVisible();
+  await expectAccessible(page);
+  await page.goto(`/projects/${t.projectId}/analytics`);
+  await expect(page.getByText('No runs in the last 30 days.')).toBeVisible();
+  await page.goto(`/projects/${t.projectId}/analytics/performance?days=90`);
+  await expect(page.getByText('No test ran in the last 90 days.')).toBeVisible();
+  await page.goto(`/projects/${t.projectId}/specs`);
+  await expect(page.getByText('No spec file ran in the last 30 days.')).toBeVisible();
+});

@@ -1,0 +1,86 @@
+/**
+ * `/projects/:projectId/test-case-explorer` — tests by health over the window: flaky, failing, slow or stable
+ * (the API's classification), sorted by flaky rate, failure rate, p95 or runs; status, sort, order and page in the
+ * URL; each test links to its history.
+ */
+import { useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { Page } from '../../ui/Page';
+import { Pagination } from '../../ui/Pagination';
+import { useSearchState } from '../../ui/search-state';
+import { ErrorView, Loading } from '../../ui/states';
+import { TestsTable } from './components/TestsTable';
+import { windowOf, WindowTabs } from './components/WindowTabs';
+import './analytics.css';
+
+const STATUSES = ['flaky', 'failing', 'slow', 'stable'] as const;
+const SORTS = [
+  ['flaky_rate', 'Flaky rate'],
+  ['failure_rate', 'Failure rate'],
+  ['p95_duration', 'p95 duration'],
+  ['executions', 'Runs'],
+] as const;
+
+export function ExplorerPage() {
+  const { projectId = '' } = useParams();
+  const [q, set] = useSearchState(['days', 'status', 'sortBy', 'order', 'page'] as const);
+  const days = windowOf(q.days);
+  const status = STATUSES.find((s) => s === q.status);
+  const sortBy = SORTS.find(([k]) => k === q.sortBy)?.[0];
+  const order = q.order === 'asc' ? 'asc' : q.order === 'desc' ? 'desc' : undefined;
+  const tests = $api.useQuery('get', '/api/v1/public/{projectId}/test-case-explorer', {
+    params: { path: { projectId }, query: { days, status, sortBy, order, page: Number(q.page) || 1, limit: 25 } },
+  });
+  return (
+    <Page title="Test case explorer" subtitle="Tests by health: flaky, failing, slow or stable">
+      <WindowTabs days={days} />
+      <div className="filters">
+        <label>
+          Health
+          <select value={status ?? ''} onChange={(e) => set({ status: e.target.value, page: undefined })}>
+            <option value="">Every test</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort by
+          <select value={sortBy ?? ''} onChange={(e) => set({ sortBy: e.target.value, page: undefined })}>
+            <option value="">Default</option>
+            {SORTS.map(([k, name]) => (
+              <option key={k} value={k}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Order
+          <select value={order ?? ''} onChange={(e) => set({ order: e.target.value, page: undefined })}>
+            <option value="">Default</option>
+            <option value="desc">Highest first</option>
+            <option value="asc">Lowest first</option>
+          </select>
+        </label>
+      </div>
+      {tests.isPending ? (
+        <Loading label="Loading the tests…" />
+      ) : tests.error ? (
+        <ErrorView error={tests.error} />
+      ) : (
+        <>
+          <TestsTable
+            projectId={projectId}
+            tests={tests.data.data}
+            caption="Tests"
+            empty={status ? `No ${status} test in the last ${days} days.` : `No test ran in the last ${days} days.`}
+          />
+          <Pagination pagination={tests.data.pagination} onPage={(page) => set({ page })} />
+        </>
+      )}
+    </Page>
+  );
+}

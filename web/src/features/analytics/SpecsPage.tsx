@@ -1,0 +1,62 @@
+/** `/projects/:projectId/specs` — spec file health over the window: tests, results, rates and durations per file. */
+import { useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { Page } from '../../ui/Page';
+import { Pagination } from '../../ui/Pagination';
+import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
+import { useSearchState } from '../../ui/search-state';
+import { Empty, ErrorView, Loading } from '../../ui/states';
+import { windowOf, WindowTabs } from './components/WindowTabs';
+import './analytics.css';
+
+export function SpecsPage() {
+  const { projectId = '' } = useParams();
+  const [q, set] = useSearchState(['days', 'page'] as const);
+  const days = windowOf(q.days);
+  const specs = $api.useQuery('get', '/api/v1/public/{projectId}/specs', {
+    params: { path: { projectId }, query: { days, page: Number(q.page) || 1, limit: 50 } },
+  });
+  return (
+    <Page title="Spec health" subtitle="Each spec file's results over the window">
+      <WindowTabs days={days} />
+      {specs.isPending ? (
+        <Loading label="Loading the spec files…" />
+      ) : specs.error ? (
+        <ErrorView error={specs.error} />
+      ) : specs.data.data.length === 0 ? (
+        <Empty>No spec file ran in the last {days} days.</Empty>
+      ) : (
+        <>
+          <table className="table">
+            <caption className="visually-hidden">Spec files</caption>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                {['Tests', 'Results', 'Pass rate', 'Failure rate', 'Flaky rate', 'p95', 'Last run'].map((h) => (
+                  <th key={h} scope="col" className="num">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {specs.data.data.map((s) => (
+                <tr key={s.file}>
+                  <td className="mono">{s.file}</td>
+                  <td className="num">{formatCount(s.tests)}</td>
+                  <td className="num">{formatCount(s.executions)}</td>
+                  <td className="num">{formatPercent(s.passRate)}</td>
+                  <td className="num">{formatPercent(s.failureRate)}</td>
+                  <td className="num">{formatPercent(s.flakyRate)}</td>
+                  <td className="num">{formatDuration(s.p95Duration)}</td>
+                  <td className="num">{formatDateTime(s.lastRunAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pagination pagination={specs.data.pagination} onPage={(page) => set({ page })} />
+        </>
+      )}
+    </Page>
+  );
+}
