@@ -1,0 +1,69 @@
+/**
+ * `/projects/:projectId/reports` — generate a PDF report of the project: a window of 7, 30 or 90 days, optionally
+ * one branch, one environment and tags. The report is made in the background; its page shows the status and the
+ * download when it is ready. PDF reports are limited per user (the API says when to try again).
+ */
+import { type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { href, PAGES } from '../../app/paths';
+import { FormError } from '../../ui/FormError';
+import { Page } from '../../ui/Page';
+
+export function ReportsPage() {
+  const { projectId = '' } = useParams();
+  const navigate = useNavigate();
+  const create = $api.useMutation('post', '/api/v1/public/{projectId}/reports');
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? '').trim();
+    const tags = text('tags')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    create.mutate(
+      {
+        params: { path: { projectId } },
+        body: {
+          days: Number(f.get('days')),
+          ...(text('branch') ? { branch: text('branch') } : {}),
+          ...(text('environment') ? { environment: text('environment') } : {}),
+          ...(tags.length ? { tags } : {}),
+        },
+      },
+      { onSuccess: (res) => void navigate(href(PAGES.report, { projectId, reportId: res.data.reportId })) },
+    );
+  };
+  return (
+    <Page title="Reports" subtitle="A PDF of the project's results over a window, to share or archive">
+      <form className="card form" onSubmit={submit} aria-labelledby="new-report-title">
+        <h2 id="new-report-title">New PDF report</h2>
+        <label>
+          Window
+          <select name="days" defaultValue={30}>
+            <option value={7}>Last 7 days</option>
+            <option value={30}>Last 30 days</option>
+            <option value={90}>Last 90 days</option>
+          </select>
+        </label>
+        <label>
+          Branch (optional)
+          <input name="branch" />
+        </label>
+        <label>
+          Environment (optional)
+          <input name="environment" />
+        </label>
+        <label>
+          Tags (optional, comma-separated)
+          <input name="tags" />
+        </label>
+        <FormError error={create.error} title="Not generated" />
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Generate report
+        </button>
+      </form>
+    </Page>
+  );
+}
