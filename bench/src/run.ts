@@ -4,6 +4,7 @@ import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
 import * as reports from './reports';
+import * as web from './web';
 import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
@@ -12,6 +13,7 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
   ingestion,
   'ingest-memory': ingestMemory,
   reports,
+  web,
   'webhook-fanout': webhookFanout,
 };
 

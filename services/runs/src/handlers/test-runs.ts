@@ -16,6 +16,7 @@ import type { Wiring } from '../wiring';
 import { findRun, listRuns, scanRuns } from '../store/test-runs';
 import {
   allRunResults,
+  runFailureCounts,
   errorGroupsOf,
   listRunResults,
   resultsAfter,
@@ -61,18 +62,17 @@ export function testRunHandlers(w: Wiring): Rpcs {
       const run = await findRun(pool, req.projectId, req.runId);
       if (!run) throw notFound('Run');
       const sections = new Set(req.include.map((s, i) => enumValue(runSection, s, `query.include.${i}`)));
-      const results = await allRunResults(pool, run.id);
-      const failures = results.filter((r) => r.outcome === 'unexpected');
+      const { completed, failures } = await runFailureCounts(pool, run.id);
       const categories: Record<ErrorCategoryName, number> = { assertion: 0, timeout: 0, network: 0, element: 0, other: 0 };
       for (const f of failures) categories[errorCategoryOf(f)]++;
       const detail: RunDetailSectionsJson = {
         errorCategory: { total: failures.length, categories },
         liveStats: {
           isRunning: run.status === 'running',
-          completed: results.length,
+          completed,
           expected: run.totalTestsExpected,
-          remaining: run.totalTestsExpected === null ? null : Math.max(0, run.totalTestsExpected - results.length),
-          progress: run.totalTestsExpected ? Math.min(100, Math.round((results.length / run.totalTestsExpected) * 100)) : null,
+          remaining: run.totalTestsExpected === null ? null : Math.max(0, run.totalTestsExpected - completed),
+          progress: run.totalTestsExpected ? Math.min(100, Math.round((completed / run.totalTestsExpected) * 100)) : null,
           quarantined: run.stats.quarantined,
           interrupted: run.stats.interrupted,
           lastActivityAt: run.lastActivityAt.toISOString(),
@@ -82,6 +82,7 @@ export function testRunHandlers(w: Wiring): Rpcs {
       if (sections.has('errors')) detail.errorGroups = await errorGroupsOf(pool, run.id);
       if (sections.has('coverage')) detail.coverage = run.coverage ?? null;
       if (sections.has('specs')) {
+        const results = await allRunResults(pool, run.id);
         const byFile = new Map<string, ResultRow[]>();
         for (const r of results) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
         detail.specs = [...byFile].map(([file, rs]) => ({

@@ -84,6 +84,21 @@ export async function listRunResults(
   return { total: count.rows[0].n, rows: list.rows.map(toResultRow) };
 }
 
+/**
+ * What the run detail needs without its sections: how many results the run has, and the status and first error of
+ * each failed one (their categories). Not every row: a run may hold 100,000 results.
+ */
+export async function runFailureCounts(
+  db: Queryable,
+  runId: string,
+): Promise<{ completed: number; failures: Pick<ResultRow, 'status' | 'errorMessage'>[] }> {
+  const [count, failed] = await Promise.all([
+    db.query('SELECT count(*)::int AS n FROM results WHERE run_id = $1', [runId]),
+    db.query(`SELECT status, error_message FROM results WHERE run_id = $1 AND outcome = 'unexpected'`, [runId]),
+  ]);
+  return { completed: count.rows[0].n, failures: failed.rows.map((r) => ({ status: r.status, errorMessage: r.error_message })) };
+}
+
 export async function allRunResults(db: Queryable, runId: string): Promise<ResultRow[]> {
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM results r WHERE r.run_id = $1 ORDER BY r.seq`, [runId]);
   return rows.map(toResultRow);
