@@ -3,7 +3,8 @@
  * The web app's budgets (issue 16), in Debian's Chromium driven by Playwright against the whole system:
  *  - initial JavaScript: every script the first page (the projects page) loads, gzipped — budget 250 KB;
  *  - a run of 10,000 tests: time from navigation to its first rows — budget 1 s — against a run of 100 tests
- *    measured the same way in the same run (the ratio says what the 10,000 cost);
+ *    measured the same way in the same run (the ratio says what the 10,000 cost), and until its whole list is
+ *    searchable;
  *  - scrolling that run's list from top to bottom: the longest task (PerformanceObserver `longtask`) — budget:
  *    none over 50 ms.
  *
@@ -73,6 +74,16 @@ export async function run(): Promise<void> {
     };
     const smallMs = await measure(small);
     const largeMs = await measure(large);
+    // Until the whole list is there (searchable and filterable): the first page shows before it.
+    const whole: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.goto('about:blank');
+      const started = Date.now();
+      await page.goto(large, { waitUntil: 'commit' });
+      await page.getByRole('region', { name: 'Tests of the run (scrolls)' }).waitFor();
+      whole.push(Date.now() - started);
+    }
+    const wholeMs = whole.sort((a, b) => a - b)[2]!;
 
     // Long tasks while the 10,000-row list scrolls from top to bottom, 600 px a frame.
     await page.goto(large);
@@ -102,6 +113,7 @@ export async function run(): Promise<void> {
     console.log(
       `first rows, run of 10,000 tests: ${largeMs} ms (median of 5; budget 1000 ms: ${largeMs < 1000 ? 'ok' : 'OVER'}); ratio to 100 tests ${(largeMs / smallMs).toFixed(2)}×`,
     );
+    console.log(`whole list of 10,000 tests searchable: ${wholeMs} ms (median of 5; no budget: the first rows show before)`);
     console.log(
       `scrolling 10,000 rows to the end: ${longest.count} long tasks, longest ${longest.max.toFixed(0)} ms (budget: none over 50 ms: ${longest.max <= 50 ? 'ok' : 'OVER'}); ${longest.rows} rows in the DOM at the end`,
     );

@@ -450,7 +450,10 @@ function StepResults({
   steps: Schemas['ManualTestCase']['steps'];
   canExecute: boolean;
 }) {
-  const save = $api.useMutation('patch', P.runCase);
+  // One write at a time per run case, in order (TanStack's mutation scope): a verdict clicked while the actual result
+  // typed just before is still being saved is sent after it, never lost, never overtaken. The buttons stay enabled:
+  // a button disabled by the save that its own mousedown started (the input's blur) would swallow the click.
+  const save = $api.useMutation('patch', P.runCase, { scope: { id: `run-case-${c._id}` } });
   const refresh = useRefresh();
   const [comments, setComments] = useState<Record<number, string>>(() =>
     Object.fromEntries(c.stepResults.map((s) => [s.order, htmlToText(s.comment)])),
@@ -483,7 +486,6 @@ function StepResults({
               type="button"
               className={`button button-small verdict-button verdict-button-${v}`}
               aria-pressed={result?.status === v}
-              disabled={save.isPending}
               onClick={() => send(order, v)}
             >
               {valueLabel(v)}

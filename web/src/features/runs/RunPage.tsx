@@ -12,7 +12,7 @@ import { Empty, Loading } from '../../ui/states';
 import { FailedRead } from './components/NotFound';
 import { RunFacts, RunStats } from './components/RunSummary';
 import { TestList } from './components/TestList';
-import { runTitle, useRun, useRunRows } from './data';
+import { runTitle, statusLabel, useFirstTests, useRun, useRunRows } from './data';
 import './runs.css';
 
 export function RunPage() {
@@ -107,7 +107,7 @@ export function RunPage() {
       <section aria-labelledby="tests-title">
         <h2 id="tests-title">Tests</h2>
         {rows.isPending ? (
-          <Loading label="Loading the tests…" />
+          <FirstTests projectId={projectId} runId={runId} />
         ) : rows.error ? null : (
           <>
             {rows.data.data.total > rows.data.data.rows.length ? (
@@ -130,5 +130,45 @@ export function RunPage() {
         {r.endTime ? ` · finished ${formatDateTime(r.endTime)}` : ''}
       </p>
     </Page>
+  );
+}
+
+/** The first page of the run's tests while all of them load (search and filters come with the whole list). */
+function FirstTests({ projectId, runId }: { projectId: string; runId: string }) {
+  const first = useFirstTests(projectId, runId, true);
+  if (!first.data) return <Loading label="Loading the tests…" />;
+  return (
+    <>
+      <Loading label={`Loading all ${formatCount(first.data.pagination.total)} tests for search and filters…`} />
+      <table className="table test-list-table">
+        <caption className="visually-hidden">First tests of the run</caption>
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Test</th>
+            <th scope="col">Spec file</th>
+            <th scope="col">Project</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {first.data.data.map((t) => (
+            <tr key={t.id}>
+              <td>
+                <StatusBadge status={t.status} label={statusLabel(t.status)} />
+              </td>
+              <td className="cell-truncate">
+                <Link to={href(PAGES.testCase, { projectId, runId, testCaseId: t.id })}>{t.fullTitle}</Link>
+              </td>
+              <td className="cell-truncate mono">{t.file}</td>
+              <td className="cell-truncate">{t.projectName || '—'}</td>
+              <td className="num">{formatDuration(t.duration)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -25,6 +25,16 @@ const RUN = '/api/v1/public/{projectId}/test-runs/{runId}';
 const ROWS = '/api/v1/app/projects/{projectId}/test-runs/{runId}/results';
 const runInit = (projectId: string, runId: string) => ({ params: { path: { projectId, runId }, query: { include: 'errors' as const } } });
 const rowsInit = (projectId: string, runId: string) => ({ params: { path: { projectId, runId } } });
+const FIRST = '/api/v1/public/{projectId}/test-runs/{runId}/test-cases';
+const firstInit = (projectId: string, runId: string) => ({ params: { path: { projectId, runId }, query: { limit: 100 as const } } });
+
+/**
+ * The first 100 results of a run (one page of the public list): shown while the whole run's rows load, so a
+ * 10,000-test run shows tests as soon as a small one does.
+ */
+export function useFirstTests(projectId: string, runId: string, enabled: boolean) {
+  return $api.useQuery('get', FIRST, firstInit(projectId, runId), { enabled });
+}
 
 /** The run with its stats, live stats and failures grouped by error; asked again every few seconds while it runs. */
 export function useRun(projectId: string, runId: string) {
@@ -41,6 +51,7 @@ export function prefetchRun({ params }: LoaderFunctionArgs): null {
   const { projectId = '', runId = '' } = params;
   void queryClient.prefetchQuery($api.queryOptions('get', RUN, runInit(projectId, runId)));
   void queryClient.prefetchQuery($api.queryOptions('get', ROWS, rowsInit(projectId, runId)));
+  void queryClient.prefetchQuery($api.queryOptions('get', FIRST, firstInit(projectId, runId)));
   return null;
 }
 
