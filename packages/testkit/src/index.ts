@@ -15,3 +15,4 @@ export * from './test-system';
 export * from './demo/runs';
 export * from './demo/large-run';
 export * from './demo/manual';
+export * from './s3';
