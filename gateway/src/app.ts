@@ -26,6 +26,7 @@ import openapiPlugin from './plugins/external/openapi';
 import webPlugin from './plugins/external/web';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
+import { artifactRoutes } from './routes/artifacts';
 import appApi, { APP_PREFIX } from './routes/app';
 import cookiesPlugin from './plugins/app/cookies';
 import type { Authenticator } from './auth/authenticator';
@@ -136,10 +137,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authenticator: deps.authenticator,
     internalToken: config.INTERNAL_AUTH_TOKEN,
     bodyLimit: config.INGEST_BODY_LIMIT_BYTES,
+    artifactLimit: config.ARTIFACT_MAX_FILE_BYTES,
     timeoutMs: config.REQUEST_TIMEOUT_MS * 4,
   };
   await app.register(ingestApi, { prefix: INGEST_PREFIX, ...ingest });
   await app.register(appApi, { prefix: APP_PREFIX, redis: deps.redis, publicUiUrl: config.PUBLIC_UI_URL });
   await app.register(compatUpload, ingest);
+  await app.register(artifactRoutes, ingest);
   return app;
 }

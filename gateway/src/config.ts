@@ -23,6 +23,11 @@ export const GatewaySettings = Type.Object({
   PUBLIC_UI_URL: Str('http://localhost:8080', 'base of deep links'),
   PUBLIC_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   INGEST_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: DEFAULT_INGEST_BODY_LIMIT_BYTES }),
+  ARTIFACT_MAX_FILE_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 1024 * 1024 * 1024,
+    description: 'largest artifact upload streamed on to the runs service (413 above; runs enforces its own too)',
+  }),
   REQUEST_TIMEOUT_MS: Type.Integer({
     minimum: 1000,
     default: 30000,

@@ -21,12 +21,18 @@ export interface ServiceRequest extends ServiceHttpOptions {
   /** A streamed request body (sent half duplex). */
   body?: ReadableStream;
   contentType?: string;
+  /** Request headers passed on as they are (e.g. `range` for a download). */
+  pass?: string[];
 }
 
 /** The service's answer, or 503 SERVICE_UNAVAILABLE (with `Retry-After`) when it cannot be reached. */
 export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<Response> {
   const headers: Record<string, string> = { ...request.callOptions().headers, [INTERNAL_AUTH_HEADER]: `Bearer ${opts.internalToken}` };
   if (opts.contentType) headers['content-type'] = opts.contentType;
+  for (const name of opts.pass ?? []) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
   try {
     return await fetch(url, {
       method: opts.method ?? request.method,
@@ -64,8 +70,10 @@ export async function relayStream(reply: FastifyReply, res: Response, copyHeader
         ? new AppError('NOT_FOUND')
         : new AppError('INTERNAL_ERROR', undefined, { cause: new Error(`service answered ${res.status}`) });
     }
-    const retryAfter = res.headers.get('retry-after');
-    if (retryAfter) reply.header('Retry-After', retryAfter);
+    for (const name of ['retry-after', 'content-range']) {
+      const value = res.headers.get(name);
+      if (value) reply.header(name, value);
+    }
     return reply.code(res.status).type('application/json; charset=utf-8').send(body);
   }
   for (const name of copyHeaders) {

@@ -21,6 +21,7 @@ export const Reasons = [
   'REQUEST_TIMEOUT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'RANGE_NOT_SATISFIABLE',
   'IDEMPOTENCY_KEY_REUSE',
   'HEADERS_TOO_LARGE',
   'RATE_LIMIT_EXCEEDED',
@@ -52,6 +53,7 @@ export const ERROR_TABLE: Record<Reason, ReasonRow> = {
   REQUEST_TIMEOUT: { http: 408, connect: Code.DeadlineExceeded, message: 'The request was not received in time' },
   PAYLOAD_TOO_LARGE: { http: 413, connect: Code.ResourceExhausted, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, connect: Code.InvalidArgument, message: 'Unsupported Content-Type' },
+  RANGE_NOT_SATISFIABLE: { http: 416, connect: Code.OutOfRange, message: 'The requested byte range is outside the file' },
   IDEMPOTENCY_KEY_REUSE: {
     http: 422,
     connect: Code.FailedPrecondition,

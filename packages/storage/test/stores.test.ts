@@ -22,9 +22,11 @@ async function bytes(r: Readable): Promise<Buffer> {
 }
 /** A body that arrives in small chunks, as from a socket. */
 const chunked = (b: Buffer, size = 64 * 1024) =>
-  Readable.from((function* () {
-    for (let i = 0; i < b.length; i += size) yield b.subarray(i, i + size);
-  })());
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < b.length; i += size) yield b.subarray(i, i + size);
+    })(),
+  );
 
 let s3: S3Server;
 const fsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-fs-store-'));
@@ -33,7 +35,14 @@ const stores: Record<string, () => ObjectStore> = {};
 beforeAll(async () => {
   s3 = await startS3Server();
   stores.s3 = () =>
-    new S3Store({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+    new S3Store({
+      endpoint: s3.endpoint,
+      bucket: s3.bucket,
+      region: s3.region,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    });
 });
 afterAll(async () => {
   await s3?.stop();
@@ -64,11 +73,12 @@ describe.each(['filesystem', 's3'])('%s store', (kind) => {
 
   it('refuses an object over its limit and leaves nothing behind', async () => {
     const data = randomBytes(9 * 1024 * 1024);
-    await expect(store().put('projects/p1/artifacts/big', chunked(data), { contentType: 'video/webm', maxBytes: 8 * 1024 * 1024 })).rejects.toBeInstanceOf(
-      ObjectTooLarge,
-    );
+    await expect(
+      store().put('projects/p1/artifacts/big', chunked(data), { contentType: 'video/webm', maxBytes: 8 * 1024 * 1024 }),
+    ).rejects.toBeInstanceOf(ObjectTooLarge);
     expect(await store().get('projects/p1/artifacts/big')).toBeNull();
-    if (kind === 'filesystem') expect(fs.readdirSync(path.join(fsRoot, 'projects', 'p1', 'artifacts')).filter((f) => f.includes('.part-'))).toEqual([]);
+    if (kind === 'filesystem')
+      expect(fs.readdirSync(path.join(fsRoot, 'projects', 'p1', 'artifacts')).filter((f) => f.includes('.part-'))).toEqual([]);
   });
 
   it('answers null for a missing object and deletes objects (missing ones too)', async () => {
@@ -86,6 +96,13 @@ describe.each(['filesystem', 's3'])('%s store', (kind) => {
 });
 
 it('an S3 store whose bucket does not exist is not ready', async () => {
-  const st = new S3Store({ endpoint: s3.endpoint, bucket: 'no-such-bucket', region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+  const st = new S3Store({
+    endpoint: s3.endpoint,
+    bucket: 'no-such-bucket',
+    region: s3.region,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    forcePathStyle: true,
+  });
   expect(await st.ready()).toBe(false);
 });

@@ -240,7 +240,8 @@ async function up(): Promise<void> {
       credentials,
       secretsKey,
       detached: true,
-      env: { PUBLIC_UI_URL: gatewayUrl, ...caller.env },
+      // Artifacts on the filesystem under .data (one machine, zero set-up); the caller may choose S3 instead.
+      env: { PUBLIC_UI_URL: gatewayUrl, ARTIFACT_DIR: path.join(DATA_DIR, 'artifacts'), ...caller.env },
     });
     for (const [name, p] of system.processes) {
       fs.writeFileSync(path.join(RUN_DIR, `${name}.pid`), String(p.child.pid));

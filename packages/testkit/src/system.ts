@@ -88,6 +88,8 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     ...opts.infra,
     ...addressEnv(ports),
     SECRETS_KEY: opts.secretsKey ?? randomBytes(32).toString('hex'),
+    // A system of its own keeps its artifacts apart (filesystem storage) unless told otherwise.
+    ARTIFACT_DIR: path.join(opts.logDir, 'artifacts'),
     ...opts.env,
   };
   // Each process gets only what it reads (least privilege: e.g. SECRETS_KEY reaches webhooks alone).

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import type { Wiring } from './wiring';
 import { ingestRoutes } from './ingest/routes';
+import { artifactRoutes } from './artifacts/routes';
 import { testRunHandlers } from './handlers/test-runs';
 import { testCaseHandlers } from './handlers/test-cases';
 import { debugBundleHandlers } from './handlers/debug-bundle';
@@ -22,5 +23,8 @@ export function routes(router: ConnectRouter, w: Wiring): void {
   router.service(RunsAdminService, { ...ruleAdminHandlers(w), ...planAdminHandlers(w) });
 }
 
-/** The internal HTTP port: ingestion bodies stream here from the gateway. */
-export const httpRoutes = (app: FastifyInstance, w: Wiring) => ingestRoutes(app, w);
+/** The internal HTTP port: ingestion bodies and artifacts stream here from the gateway, downloads stream back. */
+export async function httpRoutes(app: FastifyInstance, w: Wiring): Promise<void> {
+  await ingestRoutes(app, w);
+  await artifactRoutes(app, w);
+}

@@ -10,7 +10,9 @@ import { createKafkaBus, type EventBus } from '@assay/events';
 import type { Logger } from '@assay/logger';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { createRpcClient, systemClock, type Clock, type ServiceContext } from '@assay/service-kit';
+import { createObjectStore, type ObjectStore } from '@assay/storage';
 import type { RunsConfig } from './config';
+import { Artifacts } from './artifacts/artifacts';
 import { Links } from './domain/snapshot';
 import type { Plan } from './store/usage';
 
@@ -24,6 +26,8 @@ export interface Wiring {
   /** Not a readiness dependency: ingestion goes on while the broker is down (events wait in the outbox). */
   bus: EventBus;
   manualTesting: Client<typeof ManualTestingService>;
+  /** Stored attachments: object storage plus their rows and signed URLs. */
+  artifacts: Artifacts;
   /** Called after a commit that wrote outbox rows / pending manual links: wakes the workers. */
   eventsWritten(): void;
   linksQueued(): void;
@@ -33,13 +37,14 @@ export interface Wiring {
 
 export interface Overrides {
   clock?: Clock;
+  store?: ObjectStore;
   manualTesting?: Client<typeof ManualTestingService>;
 }
 
 export function wire(ctx: ServiceContext<RunsConfig>, overrides: Overrides = {}): Wiring {
   const { config } = ctx;
   const listeners = { events: [] as (() => void)[], links: [] as (() => void)[] };
-  return {
+  const w: Omit<Wiring, 'artifacts'> = {
     pool: ctx.pool,
     config,
     logger: ctx.logger,
@@ -55,4 +60,20 @@ export function wire(ctx: ServiceContext<RunsConfig>, overrides: Overrides = {})
     onEvents: (f) => listeners.events.push(f),
     onLinks: (f) => listeners.links.push(f),
   };
+  const store = overrides.store ?? createObjectStore(storageSettings(config));
+  return Object.assign(w, { artifacts: new Artifacts(w as Wiring, store) });
+}
+
+export function storageSettings(config: RunsConfig) {
+  return config.ARTIFACT_STORAGE === 's3'
+    ? {
+        kind: 's3' as const,
+        endpoint: config.S3_ENDPOINT,
+        bucket: config.S3_BUCKET,
+        region: config.S3_REGION,
+        accessKeyId: config.S3_ACCESS_KEY_ID,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      }
+    : { kind: 'filesystem' as const, dir: config.ARTIFACT_DIR };
 }

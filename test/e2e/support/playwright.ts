@@ -73,3 +73,68 @@ export function statsFromReport(json: any) {
     retriedTests: tests.filter((t) => t.results.length > 1).length,
   };
 }
+
+export const BROWSER_FIXTURE = path.join(__dirname, '..', 'fixtures', 'playwright-browser');
+
+export interface BrowserRun {
+  dir: string;
+  jsonPath: string;
+  json: any;
+  /** Every attachment with a file, with what an upload names it by (as the runs service reads the report). */
+  attachments: { file: string; titlePath: string[]; projectName: string; retry: number; name: string; path: string; contentType: string }[];
+}
+
+let browserRun: Promise<BrowserRun> | undefined;
+
+/**
+ * A real `@playwright/test` run in Debian's Chromium with `screenshot`, `video` and `trace` on (once per jest
+ * worker): two tests, one failing.
+ */
+export function realBrowserRun(): Promise<BrowserRun> {
+  browserRun ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-pwb-'));
+    const jsonPath = path.join(dir, 'report.json');
+    const env: NodeJS.ProcessEnv = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JEST'))),
+      JEST_WORKER_ID: '',
+      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonPath,
+      PLAYWRIGHT_BROWSERS_PATH: path.join(__dirname, '..', '..', '..', '.cache', 'ms-playwright'),
+      ASSAY_PW_OUTPUT_DIR: path.join(dir, 'test-results'),
+      CI: '1',
+      FORCE_COLOR: '0',
+    };
+    try {
+      execFileSync(process.execPath, [CLI, 'test', '--config', path.join(BROWSER_FIXTURE, 'playwright.config.ts'), '--reporter=json'], {
+        cwd: BROWSER_FIXTURE,
+        env,
+        stdio: 'pipe',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    } catch (err) {
+      if ((err as { status?: number }).status !== 1 || !fs.existsSync(jsonPath)) throw err;
+    }
+    const json = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+    const attachments: BrowserRun['attachments'] = [];
+    const walk = (suite: any, titles: string[]) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests)
+          for (const r of t.results)
+            for (const a of r.attachments)
+              if (a.path)
+                attachments.push({
+                  file: spec.file,
+                  titlePath: [...titles, spec.title],
+                  projectName: t.projectName,
+                  retry: r.retry,
+                  name: a.name,
+                  path: a.path,
+                  contentType: a.contentType,
+                });
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    };
+    // A top-level suite is the file: its title is not part of the title path.
+    for (const s of json.suites) walk(s, []);
+    return { dir, jsonPath, json, attachments };
+  })();
+  return browserRun;
+}

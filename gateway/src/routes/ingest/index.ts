@@ -24,6 +24,7 @@ import {
   StartedSchema,
 } from '@assay/contracts/runs/ingest';
 import { usageToJson } from '@assay/contracts/runs/usage';
+import { ArtifactSchema, AttachmentUploadQuery } from '@assay/contracts/runs/artifacts';
 import type { Authenticator } from '../../auth/authenticator';
 import { sendError } from '../../plugins/app/errors';
 import { documentErrorResponses } from '../../plugins/app/error-responses';
@@ -38,7 +39,15 @@ export interface IngestOptions {
   authenticator: Authenticator;
   internalToken: string;
   bodyLimit: number;
+  /** Largest artifact (ARTIFACT_MAX_FILE_BYTES): the limit of attachment and blob uploads. */
+  artifactLimit: number;
   timeoutMs: number;
+}
+
+/** How large a body a route streams on, and what the 413 says. */
+interface BodyLimit {
+  bytes: number;
+  what: string;
 }
 
 interface Forwarded {
@@ -55,9 +64,25 @@ async function forward(
   projectId: string,
   suffix: string,
   opts: IngestOptions,
+  limit: BodyLimit = { bytes: opts.bodyLimit, what: 'Reports are' },
 ): Promise<Forwarded> {
+  const res = await streamToService(request, `${app.services.runsHttpUrl}/ingest/${encodeURIComponent(projectId)}${suffix}`, opts, limit);
+  return { status: res.status, body: await jsonOf(res) };
+}
+
+/**
+ * Streams the request's body (counted against `limit`, never whole in memory) and query to a runs service URL;
+ * answers the service's response.
+ */
+export async function streamToService(
+  request: FastifyRequest,
+  url: string,
+  opts: Pick<IngestOptions, 'internalToken' | 'timeoutMs'>,
+  limit: BodyLimit,
+): Promise<Response> {
+  const tooLargeError = () => new AppError('PAYLOAD_TOO_LARGE', `${limit.what} limited to ${limit.bytes} bytes`);
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > opts.bodyLimit) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
+  if (declared > limit.bytes) throw tooLargeError();
   let tooLarge = false;
   let body: ReadableStream | undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -65,7 +90,7 @@ async function forward(
     const limiter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         seen += chunk.length;
-        if (seen > opts.bodyLimit) {
+        if (seen > limit.bytes) {
           tooLarge = true;
           cb(new Error('body over the limit'));
         } else {
@@ -80,17 +105,20 @@ async function forward(
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   let res: Response;
   try {
-    res = await fetchFromService(request, `${app.services.runsHttpUrl}/ingest/${encodeURIComponent(projectId)}${suffix}${query}`, {
+    res = await fetchFromService(request, `${url}${query}`, {
       internalToken: opts.internalToken,
       timeoutMs: opts.timeoutMs,
       body,
       contentType: request.headers['content-type'],
+      pass: ['content-length', 'x-ms-blob-type'],
     });
   } catch (err) {
-    if (tooLarge) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.bodyLimit} bytes`);
+    if (tooLarge) throw tooLargeError();
     throw err;
   }
-  return { status: res.status, body: await jsonOf(res) };
+  // The service may answer (e.g. 404, 413) before it has read the whole body.
+  if (tooLarge) throw tooLargeError();
+  return res;
 }
 
 /** The service's answer: its error envelope as it is, or its data in the success envelope. */
@@ -145,6 +173,29 @@ export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
     async (request, reply) => {
       const { projectId, runId } = request.params;
       return relay(reply, await forward(app, request, projectId, runPath(runId, 'results'), opts));
+    },
+  );
+
+  app.post(
+    '/:projectId/runs/:runId/artifacts',
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: "Upload an attachment's bytes (screenshot, video, trace, file)",
+        description:
+          "The raw bytes of one attachment that the run's results name, streamed to storage (no multipart, no base64): the query names the test (`file`, `titlePath` once per element, `projectName`) and the attempt (`retry`) as in its results, and the attachment (`name`, and its `path` when names repeat). The attachment's content type comes from the results. Re-uploading replaces it. 413 above ARTIFACT_MAX_FILE_BYTES or when the run's artifacts would exceed ARTIFACT_MAX_RUN_BYTES; 404 when the run, the result or the attachment is unknown.",
+        params: IngestRunParams,
+        querystring: AttachmentUploadQuery,
+        response: { 201: Ok(ArtifactSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, runId } = request.params;
+      return relay(
+        reply,
+        await forward(app, request, projectId, runPath(runId, 'artifacts'), opts, { bytes: opts.artifactLimit, what: 'An artifact is' }),
+      );
     },
   );
 

@@ -9,6 +9,7 @@ import { BundleFormat } from '@assay/proto/assay/runs/v1/runs_pb';
 import { enumOf } from '../common/enums';
 import { Ok } from '../common/envelope';
 import { Nullable } from '../common/json';
+import { ArtifactSchema } from './artifacts';
 import { ATTEMPT_STATUSES, BUNDLE_FORMATS, BUNDLE_MAX_LENGTH, TEST_STATUSES, type BundleFormatName } from './values';
 import { literals, TestCaseSchema, TestRunSchema } from './test-runs';
 
@@ -64,8 +65,15 @@ export type AttachmentJson = Static<typeof AttachmentSchema>;
 export const AnnotationSchema = Type.Object({ type: Type.String(), description: Type.Optional(Type.String()) });
 export type AnnotationJson = Static<typeof AnnotationSchema>;
 
-/** An attachment with the attempt (retry) it belongs to. */
-export const AttemptAttachmentSchema = Type.Composite([AttachmentSchema, Type.Object({ retry: Type.Integer() })]);
+/** An attachment with the attempt (retry) it belongs to and, once its bytes are uploaded, the stored artifact. */
+export const AttemptAttachmentSchema = Type.Composite([
+  AttachmentSchema,
+  Type.Object({
+    retry: Type.Integer(),
+    artifact: Type.Optional(Nullable(ArtifactSchema)),
+  }),
+]);
+export type AttemptAttachmentJson = Static<typeof AttemptAttachmentSchema>;
 
 // ---- the bundles ----------------------------------------------------------------------------------------------
 
@@ -144,7 +152,16 @@ export const TestBundleSchema = Type.Object({
     { description: "on the run's branch: the last run where this test passed and the first failing run after it" },
   ),
   artifacts: Type.Array(AttemptAttachmentSchema),
-  trace: Nullable(Type.Object({ name: Type.String(), path: Nullable(Type.String()), contentType: Type.String(), retry: Type.Integer() })),
+  trace: Nullable(
+    Type.Object({
+      name: Type.String(),
+      path: Nullable(Type.String()),
+      contentType: Type.String(),
+      retry: Type.Integer(),
+      url: Type.Optional(Nullable(Type.String({ description: 'signed download URL of the stored trace (null until uploaded)' }))),
+      viewerUrl: Type.Optional(Nullable(Type.String({ description: "the stored trace opened in Assay's Playwright trace viewer" }))),
+    }),
+  ),
   links: LinksSchema,
   retryCommand: Type.String({ description: 'a shell line that reruns just this test' }),
 });

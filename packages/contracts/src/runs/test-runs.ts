@@ -152,7 +152,18 @@ const DetailSections = Type.Object({
     ),
   ),
   artifacts: Type.Optional(
-    Type.Union([Type.Object({ count: Type.Integer(), items: Type.Array(Free) }), Type.Null()], { description: 'include=artifacts' }),
+    Type.Union(
+      [
+        Type.Object({
+          count: Type.Integer({ description: 'attachments reported (the list stops at 1,000)' }),
+          storedBytes: Type.Integer({ description: "bytes of the run's stored artifacts" }),
+          items: Type.Array(Free, { description: 'each attachment with caseId, title, retry and its stored `artifact` (or null)' }),
+          files: Type.Array(Free, { description: 'run-level files, e.g. an uploaded HTML report, each an Artifact with its upload path' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'include=artifacts' },
+    ),
   ),
 });
 /** What GetRun's `detail` Struct holds: the sections the run detail adds to the run. */

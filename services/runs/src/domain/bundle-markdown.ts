@@ -72,10 +72,23 @@ function testBundleMd(b: TestBundleJson): string[] {
     '## Artifacts',
     '',
     ...(b.artifacts.length
-      ? b.artifacts.map((a) => `- ${md(a.name)} (${md(a.contentType)})${a.path ? `: ${md(a.path)}` : ''}`)
+      ? b.artifacts.map((a) =>
+          a.artifact
+            ? `- [${md(a.name)}](<${a.artifact.url}>) (${md(a.contentType)}, ${a.artifact.size} bytes, retry ${a.retry})`
+            : `- ${md(a.name)} (${md(a.contentType)})${a.path ? `: ${md(a.path)}` : ''} (not uploaded)`,
+        )
       : ['None.']),
   );
-  out.push('', '## Trace', '', b.trace ? `- ${md(b.trace.path ?? b.trace.name)}` : 'No trace recorded.');
+  out.push(
+    '',
+    '## Trace',
+    '',
+    !b.trace
+      ? 'No trace recorded.'
+      : b.trace.viewerUrl
+        ? `- [Open in the trace viewer](<${b.trace.viewerUrl}>) · [download](<${b.trace.url}>)`
+        : `- ${md(b.trace.path ?? b.trace.name)} (not uploaded)`,
+  );
   out.push('', '## Links', '', ...linksMd(b.links));
   out.push('', '## Retry', '', fence(b.retryCommand));
   return out;

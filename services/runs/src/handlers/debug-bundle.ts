@@ -116,8 +116,10 @@ export function debugBundleHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsServ
     const failingRuns = (lastPassIdx === -1 ? hist.rows : hist.rows.slice(0, lastPassIdx)).filter(
       (h) => !passing(h.publicStatus) && h.publicStatus !== 'skipped',
     );
-    const artifacts = attempts.flatMap((a) => a.attachments.map((x) => ({ ...x, retry: a.retry })));
-    const trace = artifacts.find((a) => a.name === 'trace' || /trace.*\.zip$/i.test(a.path ?? ''));
+    const artifacts = await w.artifacts.attachmentsOf(r.id, attempts);
+    // The last attempt's trace (the one that decided the outcome), stored ones first.
+    const traces = artifacts.filter((a) => a.name === 'trace' || /trace.*\.zip$/i.test(a.path ?? ''));
+    const trace = [...traces].reverse().find((a) => a.artifact) ?? traces[traces.length - 1];
     return {
       scope: 'test',
       run: runJson(run, links, w.clock()),
@@ -138,7 +140,16 @@ export function debugBundleHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsServ
         failingRunsSince: failingRuns.length,
       },
       artifacts,
-      trace: trace ? { name: trace.name, path: trace.path ?? null, contentType: trace.contentType, retry: trace.retry } : null,
+      trace: trace
+        ? {
+            name: trace.name,
+            path: trace.path ?? null,
+            contentType: trace.contentType,
+            retry: trace.retry,
+            url: trace.artifact?.url ?? null,
+            viewerUrl: trace.artifact ? w.artifacts.viewerUrl(trace.artifact.url) : null,
+          }
+        : null,
       links: {
         run: links.run(r.projectId, r.runId),
         testCase: links.testCase(r.projectId, r.runId, r.id),

@@ -53,7 +53,7 @@ export function testCaseHandlers(w: Wiring): Rpcs {
           error: failing ? attemptJson(failing).error : null,
           attempts: attempts.map((a) => attemptJson(a)),
           steps: (failing ?? last)?.steps ?? [],
-          attachments: attempts.flatMap((a) => a.attachments.map((x) => ({ ...x, retry: a.retry }))),
+          attachments: await w.artifacts.attachmentsOf(r.id, attempts),
         },
         url: links.testCase(r.projectId, r.runId, r.id),
       };

@@ -13,6 +13,11 @@ import { RUN_ROWS_LIMIT } from '@assay/contracts/runs/run-rows';
 import { runSection, runStatus, structOf, testStatus, type RunDetailSectionsJson } from '@assay/contracts/runs/test-runs';
 import type { ErrorCategoryName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
+import { artifactsOfRun } from '../store/artifacts';
+import { attachmentKey } from '../artifacts/artifacts';
+
+/** Stored artifacts the run detail lists at most (its attachments list stops at 1,000). */
+const RUN_ARTIFACTS_LIMIT = 2000;
 import { findRun, listRuns, scanRuns } from '../store/test-runs';
 import {
   allRunResults,
@@ -107,13 +112,28 @@ export function testRunHandlers(w: Wiring): Rpcs {
         }));
       }
       if (sections.has('artifacts')) {
-        const atts = await runAttachments(pool, run.id);
+        const [atts, stored] = await Promise.all([runAttachments(pool, run.id), artifactsOfRun(pool, run.id, RUN_ARTIFACTS_LIMIT)]);
+        const byKey = new Map(
+          stored.filter((a) => a.resultId).map((a) => [`${a.resultId}\n${attachmentKey(a.retry!, a.name, a.sourcePath)}`, a]),
+        );
+        const files = stored.filter((a) => !a.resultId).map((a) => ({ path: a.sourcePath, ...w.artifacts.json(a) }));
         detail.artifacts =
-          atts.length === 0
+          atts.length === 0 && files.length === 0
             ? null
             : {
                 count: atts.length,
-                items: atts.map((a) => ({ caseId: a.caseId, title: fullTitleOf(a.titlePath), retry: a.retry, ...a.attachment })),
+                storedBytes: stored.reduce((n, a) => n + a.sizeBytes, 0),
+                items: atts.map((a) => {
+                  const s = byKey.get(`${a.caseId}\n${attachmentKey(a.retry, a.attachment.name, a.attachment.path ?? '')}`);
+                  return {
+                    caseId: a.caseId,
+                    title: fullTitleOf(a.titlePath),
+                    retry: a.retry,
+                    ...a.attachment,
+                    artifact: s ? w.artifacts.json(s) : null,
+                  };
+                }),
+                files,
               };
       }
       return { run: toSnapshot(run, links, w.clock()), detail: structOf(detail) };

@@ -172,6 +172,8 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
         const answer = await withBody(request, (body) =>
           ingestion.oneShot(request.params.projectId, caller, source, readPlaywrightReport(body.chunks())),
         );
+        // Blobs of compatibility uploads (tdpw --upload-*) that the report names by URL: linked to this run.
+        if (source === 'compat') await w.artifacts.linkUploads(request.params.projectId, answer.runId);
         reply.code(status);
         return answer;
       });

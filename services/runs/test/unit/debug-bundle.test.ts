@@ -99,7 +99,8 @@ describe('debug-bundle handler', () => {
       firstFailing: { runCounter: 2, status: 'failed' },
       failingRunsSince: 2,
     });
-    expect(b.trace).toEqual({ name: 'trace', path: 'trace.zip', contentType: 'application/zip', retry: 1 });
+    // Not uploaded: no URL yet (tests of stored traces: test/e2e/artifacts.test.ts).
+    expect(b.trace).toEqual({ name: 'trace', path: 'trace.zip', contentType: 'application/zip', retry: 1, url: null, viewerUrl: null });
     expect(b.retryCommand).toBe("npx playwright test -g 'pay' --project='chromium' -- 'a.spec.ts'");
     expect(Object.keys(b.links)).toEqual(['run', 'testCase', 'history']);
   });

@@ -1,0 +1,131 @@
+/**
+ * Artifact routes on the internal HTTP port (the gateway authenticates, authorizes and rate-limits, then
+ * streams bodies here and answers back): the ingestion API's attachment upload, the compatibility upload's
+ * token and blob PUTs, and the two downloads (a signed URL; a caller the gateway authorized for the project).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { AppError, fromConnectError, isAppError, notFound, toEnvelope, validation } from '@assay/errors';
+import { fromDatabaseError } from '@assay/db';
+import type { Wiring } from '../wiring';
+import type { AttachmentRef, Download } from './artifacts';
+
+type Query = Record<string, string | string[] | undefined>;
+
+function callerOf(request: FastifyRequest) {
+  if (!request.principal) throw new AppError('UNAUTHORIZED', 'missing caller principal');
+  return request.principal;
+}
+
+const one = (q: Query, key: string): string | undefined => {
+  const v = q[key];
+  if (Array.isArray(v)) throw validation(`${key} given more than once`, [{ path: `query.${key}`, message: 'give it once' }]);
+  return v;
+};
+
+function required(q: Query, key: string): string {
+  const v = one(q, key);
+  if (v === undefined || v === '') throw validation(`${key} is required`, [{ path: `query.${key}`, message: 'is required' }]);
+  return v;
+}
+
+/** The attachment an upload names (AttachmentUploadQuery; the gateway has checked its shape). */
+function refOf(q: Query): AttachmentRef {
+  const titlePath = q.titlePath === undefined ? [] : Array.isArray(q.titlePath) ? q.titlePath : [q.titlePath];
+  if (titlePath.length === 0) throw validation('titlePath is required', [{ path: 'query.titlePath', message: 'is required' }]);
+  const retry = one(q, 'retry') ?? '0';
+  if (!/^\d{1,3}$/.test(retry)) throw validation('retry must be a non-negative integer', [{ path: 'query.retry', message: 'integer' }]);
+  return {
+    file: required(q, 'file'),
+    titlePath,
+    projectName: one(q, 'projectName') ?? '',
+    retry: Number(retry),
+    name: required(q, 'name'),
+    path: one(q, 'path'),
+  };
+}
+
+function contentLength(request: FastifyRequest): number | undefined {
+  const v = request.headers['content-length'];
+  return v === undefined || !/^\d+$/.test(v) ? undefined : Number(v);
+}
+
+async function send(reply: FastifyReply, d: Download): Promise<FastifyReply> {
+  return reply
+    .code(d.status)
+    .headers(d.headers)
+    .send(d.read.body as Readable);
+}
+
+export async function artifactRoutes(app: FastifyInstance, w: Wiring): Promise<void> {
+  const artifacts = w.artifacts;
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.setErrorHandler((err, request, reply) => {
+      const appErr = isAppError(err) ? err : (fromDatabaseError(err) ?? fromConnectError(err));
+      if (appErr.reason === 'INTERNAL_ERROR') w.logger.error({ err }, 'artifact request failed');
+      // An upload refused before its body was read: drop the rest rather than reading gigabytes into nothing.
+      if (request.body && !(request.body as Readable).readableEnded) reply.header('Connection', 'close');
+      reply
+        .code(appErr.httpStatus)
+        .headers(appErr.headers ?? {})
+        .send(toEnvelope(appErr));
+    });
+
+    scope.post<{ Params: { projectId: string; runId: string }; Querystring: Query; Body: Readable }>(
+      '/ingest/:projectId/runs/:runId/artifacts',
+      async (request, reply) => {
+        callerOf(request);
+        const { projectId, runId } = request.params;
+        const answer = await artifacts.uploadAttachment(projectId, runId, refOf(request.query), request.body, {
+          contentType: request.headers['content-type'],
+          contentLength: contentLength(request),
+        });
+        reply.code(201);
+        return answer;
+      },
+    );
+
+    scope.post<{ Params: { projectId: string } }>('/ingest/:projectId/storage/token', async (request) => {
+      callerOf(request);
+      return artifacts.createUpload(request.params.projectId);
+    });
+
+    scope.put<{ Params: { uploadId: string; '*': string }; Querystring: Query; Body: Readable }>(
+      '/storage/uploads/:uploadId/*',
+      async (request, reply) => {
+        const blobType = request.headers['x-ms-blob-type'];
+        if (blobType !== undefined && blobType !== 'BlockBlob')
+          throw validation('only block blobs are supported', [{ path: 'header.x-ms-blob-type', message: 'must be BlockBlob' }]);
+        if (contentLength(request) !== undefined && contentLength(request)! > w.config.ARTIFACT_MAX_FILE_BYTES)
+          throw new AppError('PAYLOAD_TOO_LARGE', `An artifact is limited to ${w.config.ARTIFACT_MAX_FILE_BYTES} bytes`);
+        await artifacts.putBlob(
+          request.params.uploadId,
+          request.params['*'],
+          one(request.query, 'sig'),
+          request.body,
+          request.headers['content-type'],
+        );
+        reply.code(201);
+        return {};
+      },
+    );
+
+    scope.get<{ Params: { artifactId: string }; Querystring: Query }>('/artifacts/:artifactId', async (request, reply) => {
+      const { artifactId } = request.params;
+      const verdict = artifacts.urls.verify(artifactId, one(request.query, 'expires'), one(request.query, 'signature'), w.clock());
+      if (verdict === 'invalid') throw notFound('Artifact');
+      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This download link has expired; read the artifact again for a new one');
+      return send(reply, await artifacts.open(artifactId, request.headers.range));
+    });
+
+    scope.get<{ Params: { projectId: string; artifactId: string } }>(
+      '/projects/:projectId/artifacts/:artifactId',
+      async (request, reply) => {
+        callerOf(request);
+        return send(reply, await artifacts.open(request.params.artifactId, request.headers.range, request.params.projectId));
+      },
+    );
+  });
+}

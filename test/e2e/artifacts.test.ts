@@ -1,0 +1,334 @@
+/**
+ * Artifacts end to end, with both storage adapters: the shared test system stores them on the filesystem, a
+ * private system in a real S3-compatible server (versitygw, started by the harness). A real Playwright run in
+ * Chromium (screenshot, video and trace on) is uploaded through the ingestion API and by the real `tdpw` CLI
+ * with its upload flags; every attachment is then listed by the reads and downloads byte-identical (SHA-256),
+ * with the headers that make serving it safe. Limits (per file, per run), expiry and project scoping are
+ * checked on the way.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  Api,
+  Admin,
+  startPrivateSystem,
+  startS3Server,
+  testAdmin,
+  testApi,
+  testSystem,
+  type PrivateSystem,
+  type S3Server,
+  type Tenant,
+} from '@assay/testkit';
+import { realBrowserRun, type BrowserRun } from './support/playwright';
+
+jest.setTimeout(240000);
+const run = promisify(execFile);
+const REPO = path.resolve(__dirname, '..', '..');
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface Target {
+  name: string;
+  gatewayUrl: string;
+  admin: () => Admin;
+  api: (token?: string) => Api;
+  runsCredential: () => string;
+}
+
+let s3: S3Server;
+let priv: PrivateSystem;
+let pw: BrowserRun;
+
+const SMALL_RUN_LIMIT = 400 * 1024;
+const SMALL_FILE_LIMIT = 256 * 1024;
+
+beforeAll(async () => {
+  [pw, s3] = await Promise.all([realBrowserRun(), startS3Server()]);
+  priv = await startPrivateSystem({
+    name: 'artifacts-s3',
+    envFor: {
+      runs: { ...s3.env, ARTIFACT_MAX_RUN_BYTES: String(SMALL_RUN_LIMIT), ARTIFACT_MAX_FILE_BYTES: String(SMALL_FILE_LIMIT) },
+      gateway: { ARTIFACT_MAX_FILE_BYTES: String(SMALL_FILE_LIMIT) },
+    },
+  });
+});
+afterAll(async () => {
+  await priv?.stop();
+  await s3?.stop();
+});
+
+const targets: Target[] = [
+  {
+    name: 'filesystem storage',
+    gatewayUrl: '',
+    admin: () => testAdmin(),
+    api: (t) => testApi(t),
+    runsCredential: () => testSystem().credentials.runs!,
+  },
+  {
+    name: 'S3 storage (versitygw)',
+    gatewayUrl: '',
+    admin: () => priv.admin,
+    api: (t) => priv.api(t),
+    runsCredential: () => priv.system.credentials.runs!,
+  },
+];
+
+async function fetchBytes(url: string, init?: RequestInit) {
+  const res = await fetch(url, init);
+  return { res, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Uploads one attachment's file through the ingestion API. */
+function uploadAttachment(
+  api: Api,
+  projectId: string,
+  runId: string,
+  a: BrowserRun['attachments'][number],
+  body: Buffer | string,
+  extra: Record<string, string> = {},
+) {
+  const q = new URLSearchParams({ file: a.file, projectName: a.projectName, retry: String(a.retry), name: a.name, path: a.path, ...extra });
+  for (const t of a.titlePath) q.append('titlePath', t);
+  return api.request('POST', `/api/v1/ingest/${projectId}/runs/${runId}/artifacts?${q}`, {
+    rawBody: typeof body === 'string' ? body : body,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+}
+
+/** Every attachment of the run as the test-case detail lists it, by its path in the report. */
+async function listedAttachments(api: Api, projectId: string, runId: string) {
+  const cases = (await api.get(`/api/v1/public/${projectId}/test-runs/${runId}/test-cases?limit=100`)).body.data;
+  const out = new Map<string, any>();
+  for (const c of cases) {
+    const detail = (await api.get(`/api/v1/public/${projectId}/test-cases/${c.id ?? c.caseId}`)).body.data;
+    for (const a of detail.overview.attachments) out.set(a.path, { ...a, caseId: detail.id });
+  }
+  return out;
+}
+
+describe.each(targets)('artifacts with $name', (target) => {
+  let t: Tenant;
+  let runId: string;
+
+  beforeAll(async () => {
+    t = await target.admin().tenant('owner');
+  });
+
+  it('uploads every attachment of a real Playwright run through the ingestion API; the reads list them; downloads are byte-identical', async () => {
+    const api = target.api(t.token);
+    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+      rawBody: fs.readFileSync(pw.jsonPath),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(ingested.status).toBe(201);
+    runId = ingested.body.data.runId;
+    expect(pw.attachments.map((a) => a.name).sort()).toEqual(expect.arrayContaining(['screenshot', 'trace', 'video']));
+
+    for (const a of pw.attachments) {
+      const bytes = fs.readFileSync(a.path);
+      const res = await uploadAttachment(api, t.projectId, runId, a, bytes);
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ name: a.name, contentType: a.contentType, size: bytes.length, sha256: sha(bytes) });
+    }
+
+    const listed = await listedAttachments(api, t.projectId, runId);
+    expect(listed.size).toBe(pw.attachments.length);
+    for (const a of pw.attachments) {
+      const item = listed.get(a.path);
+      expect(item.artifact).toMatchObject({ name: a.name, contentType: a.contentType, sha256: sha(fs.readFileSync(a.path)) });
+      // The signed URL needs no token.
+      const { res, body } = await fetchBytes(item.artifact.url);
+      expect(res.status).toBe(200);
+      expect(sha(body)).toBe(sha(fs.readFileSync(a.path)));
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toMatch(/^sandbox/);
+      const inline = a.contentType.startsWith('image/') || a.contentType.startsWith('video/');
+      expect(res.headers.get('content-disposition')).toMatch(inline ? /^inline; filename="/ : /^attachment; filename="/);
+      expect(res.headers.get('content-type')).toBe(a.contentType);
+    }
+
+    // The debug bundle names the stored trace and opens it in the app's trace viewer.
+    const failing = pw.attachments.find((a) => a.name === 'trace' && a.titlePath.includes('shows the discount'))!;
+    const bundle = (await api.get(`/api/v1/public/${t.projectId}/debug-bundle?caseId=${listed.get(failing.path).caseId}`)).body.data;
+    expect(bundle.trace.url).toBe(listed.get(failing.path).artifact.url);
+    expect(bundle.trace.viewerUrl).toMatch(/\/trace\/index\.html\?trace=/);
+    expect(decodeURIComponent(bundle.trace.viewerUrl.split('trace=')[1])).toBe(bundle.trace.url);
+    expect(bundle.artifacts.every((a: any) => a.artifact && a.artifact.size > 0)).toBe(true);
+    const md = await api.request('GET', `/api/v1/public/${t.projectId}/debug-bundle?caseId=${listed.get(failing.path).caseId}&format=md`);
+    expect(md.text).toContain('[Open in the trace viewer](<');
+
+    // The run detail lists them with the stored total.
+    const detail = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data;
+    const total = pw.attachments.reduce((n, a) => n + fs.statSync(a.path).size, 0);
+    expect(detail.artifacts.storedBytes).toBe(total);
+    expect(detail.artifacts.items.filter((i: any) => i.artifact).length).toBe(pw.attachments.length);
+  });
+
+  it('serves a byte range (video seeking) and the same bytes to an authenticated caller of the project only', async () => {
+    const api = target.api(t.token);
+    const video = pw.attachments.find((a) => a.name === 'video')!;
+    const bytes = fs.readFileSync(video.path);
+    const item = (await listedAttachments(api, t.projectId, runId)).get(video.path);
+    const { res, body } = await fetchBytes(item.artifact.url, { headers: { range: 'bytes=10-109' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes 10-109/${bytes.length}`);
+    expect(body.equals(bytes.subarray(10, 110))).toBe(true);
+    const beyond = await fetch(item.artifact.url, { headers: { range: `bytes=${bytes.length + 10}-` } });
+    expect(beyond.status).toBe(416);
+
+    const authed = await api.request('GET', `/api/v1/public/${t.projectId}/artifacts/${item.artifact.id}`);
+    expect(authed.status).toBe(200);
+    // Another project's token: not found, whichever project it names.
+    const other = await target.admin().tenant('owner');
+    const asOther = target.api(other.token);
+    expect((await asOther.request('GET', `/api/v1/public/${t.projectId}/artifacts/${item.artifact.id}`)).status).toBe(404);
+    expect((await asOther.request('GET', `/api/v1/public/${other.projectId}/artifacts/${item.artifact.id}`)).status).toBe(404);
+  });
+
+  it('refuses a tampered or expired download URL', async () => {
+    const api = target.api(t.token);
+    const shot = pw.attachments.find((a) => a.name === 'screenshot')!;
+    const item = (await listedAttachments(api, t.projectId, runId)).get(shot.path);
+    const url = new URL(item.artifact.url);
+    const later = new URL(url);
+    later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+    expect((await fetch(later)).status).toBe(404);
+    // Signed exactly as the runs service signs (HKDF of its credential), but an hour ago: expired.
+    const key = Buffer.from(hkdfSync('sha256', target.runsCredential(), 'assay-runs', 'artifact download urls v1', 32));
+    const expires = Math.floor(Date.now() / 1000) - 3600;
+    const signature = createHmac('sha256', key).update(`${item.artifact.id}\n${expires}`).digest('base64url');
+    const expired = await fetch(`${url.origin}${url.pathname}?expires=${expires}&signature=${signature}`);
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+  });
+
+  it('answers 404 for an unknown run, test or attachment, and 400 for a missing name; nothing is stored', async () => {
+    const api = target.api(t.token);
+    const a = pw.attachments[0]!;
+    const before = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data.artifacts.storedBytes;
+    expect((await uploadAttachment(api, t.projectId, '0123456789abcdef01234567', a, 'x')).status).toBe(404);
+    expect((await uploadAttachment(api, t.projectId, runId, { ...a, titlePath: ['nope'] }, 'x')).status).toBe(404);
+    expect((await uploadAttachment(api, t.projectId, runId, { ...a, name: 'no-such-attachment' }, 'x')).status).toBe(404);
+    expect((await uploadAttachment(api, t.projectId, runId, { ...a, retry: 3 }, 'x')).status).toBe(404);
+    const q = new URLSearchParams({ file: a.file, titlePath: a.titlePath[0]! });
+    const missing = await api.request('POST', `/api/v1/ingest/${t.projectId}/runs/${runId}/artifacts?${q}`, {
+      rawBody: 'x',
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('VALIDATION_ERROR');
+    expect((await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data.artifacts.storedBytes).toBe(
+      before,
+    );
+  });
+
+  it('uploads with the real tdpw CLI (--upload-images --upload-videos --upload-traces --upload-files): every file linked to its run', async () => {
+    const key = await target.admin().apiKey(t.projectId);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-tdpw-art-'));
+    fs.copyFileSync(pw.jsonPath, path.join(dir, 'report.json'));
+    // With upload flags tdpw insists on git metadata (commit, branch, remote): a repository as in CI.
+    const git = (...args: string[]) => run('git', ['-c', 'user.name=CI', '-c', 'user.email=ci@example.com', ...args], { cwd: dir });
+    await git('init', '-q', '-b', 'main');
+    await git('commit', '-q', '--allow-empty', '-m', 'Checkout discount');
+    await git('remote', 'add', 'origin', 'https://github.com/acme/shop.git');
+    const gatewayUrl = target.api().baseUrl;
+    const env = { PATH: process.env.PATH, HOME: dir, TESTDINO_API_URL: gatewayUrl, CI: '', NO_COLOR: '1' };
+    const bin = path.join(REPO, 'node_modules', 'tdpw', 'bin', 'tdpw.js');
+    const { stdout } = await run(
+      process.execPath,
+      [bin, 'upload', dir, `--token=${key.uploadKey}`, '--upload-images', '--upload-videos', '--upload-traces', '--upload-files', '--json'],
+      { env, cwd: dir },
+    );
+    const out = JSON.parse(stdout.slice(stdout.indexOf('{')));
+    const api = target.api(t.token);
+    const runs = (await api.get(`/api/v1/public/${t.projectId}/test-runs`)).body.data;
+    const tdpwRun = runs.find((r: any) => JSON.stringify(out).includes(r.id));
+    expect(tdpwRun).toBeDefined();
+    const cases = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${tdpwRun.id}/test-cases?limit=100`)).body.data;
+    const stored: any[] = [];
+    for (const c of cases)
+      stored.push(...(await api.get(`/api/v1/public/${t.projectId}/test-cases/${c.id}`)).body.data.overview.attachments);
+    // Every attachment with a file in the report (screenshots, videos, traces, the error context) was uploaded and linked.
+    expect(stored.filter((a) => a.artifact).length).toBe(pw.attachments.length);
+    const byHash = new Map(pw.attachments.map((a) => [sha(fs.readFileSync(a.path)), a]));
+    for (const a of stored) {
+      const { res, body } = await fetchBytes(a.artifact.url);
+      expect(res.status).toBe(200);
+      const original = byHash.get(sha(body));
+      expect(original).toBeDefined();
+      expect(original!.name).toBe(a.name);
+    }
+  });
+
+  it('refuses the compatibility upload without the upload token, with a wrong or reused-elsewhere token, and without x-ms-blob-type', async () => {
+    const key = await target.admin().apiKey(t.projectId);
+    const api = target.api();
+    const token = await api.request('POST', '/api/storage/token', {
+      body: {},
+      headers: { 'x-api-key': key.uploadKey },
+      authorization: null,
+    });
+    expect(token.status).toBe(200);
+    const d = token.body.data;
+    expect(d).toMatchObject({ tokenId: expect.any(String), sasToken: expect.stringContaining('sig='), blobPath: `uploads/${d.tokenId}` });
+    expect(new Date(d.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const put = (url: string, headers: Record<string, string> = { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'image/png' }) =>
+      fetch(url, { method: 'PUT', headers, body: Buffer.from('png bytes') });
+    const good = `${d.containerUrl}/${d.blobPath}/json/attachments/a.png?${d.sasToken}`;
+    expect((await put(good)).status).toBe(201);
+    expect((await put(good.replace(/sig=[^&]+/, 'sig=wrong'))).status).toBe(403);
+    expect((await put(`${d.containerUrl}/${d.blobPath}/json/attachments/a.png`)).status).toBe(403);
+    expect((await put(good, { 'content-type': 'image/png' })).status).toBe(400);
+    expect((await put(`${d.containerUrl}/${d.blobPath}/../x.png?${d.sasToken}`)).status).toBeGreaterThanOrEqual(400);
+    // No token without the upload key.
+    expect((await api.request('POST', '/api/storage/token', { body: {}, authorization: null })).status).toBe(401);
+  });
+});
+
+describe('artifact limits (S3 system: 256 KiB per file, 400 KiB per run)', () => {
+  it('answers 413 over the per-file limit (declared or streamed) and over the per-run limit, storing nothing', async () => {
+    const t = await priv.admin.tenant('owner');
+    const api = priv.api(t.token);
+    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+      rawBody: fs.readFileSync(pw.jsonPath),
+      headers: { 'content-type': 'application/json' },
+    });
+    const runId = ingested.body.data.runId;
+    const shots = pw.attachments.filter((a) => a.name === 'screenshot');
+    const big = Buffer.alloc(SMALL_FILE_LIMIT + 1, 1);
+    const declared = await uploadAttachment(api, t.projectId, runId, shots[0]!, big);
+    expect(declared.status).toBe(413);
+    expect(declared.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // Streamed without a length: refused once the bytes pass the limit.
+    const q = new URLSearchParams({ file: shots[0]!.file, name: 'screenshot', path: shots[0]!.path, projectName: shots[0]!.projectName });
+    for (const p of shots[0]!.titlePath) q.append('titlePath', p);
+    const chunked = await fetch(`${priv.system.gatewayUrl}/api/v1/ingest/${t.projectId}/runs/${runId}/artifacts?${q}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'image/png' },
+      body: new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(64 * 1024));
+          c.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    // Per run: two files of 200 KiB fit under 256 KiB each but not under 400 KiB together.
+    const half = Buffer.alloc(200 * 1024, 2);
+    expect((await uploadAttachment(api, t.projectId, runId, shots[0]!, half)).status).toBe(201);
+    const over = await uploadAttachment(api, t.projectId, runId, shots[1]!, Buffer.alloc(201 * 1024, 3));
+    expect(over.status).toBe(413);
+    expect(over.body.error.message).toMatch(/artifacts of a run|allowance/);
+    const detail = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data;
+    expect(detail.artifacts.storedBytes).toBe(half.length);
+    // Nothing of the refused uploads is left in the bucket: one object only.
+    const objects = fs.readdirSync(path.join(s3.dir, s3.bucket, 'projects', t.projectId, 'artifacts'));
+    expect(objects).toHaveLength(1);
+  });
+});
