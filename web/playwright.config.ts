@@ -3,7 +3,11 @@
  * (Playwright's own browser download is not reachable; CHROMIUM_PATH overrides /usr/bin/chromium) against the
  * whole system started once by the global setup, the gateway serving the built app (web/dist).
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+
+// Video recording runs Debian's ffmpeg, linked where Playwright looks for its own (scripts/browser/install-chromium.sh).
+process.env.PLAYWRIGHT_BROWSERS_PATH ??= fileURLToPath(new URL('../.cache/ms-playwright', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',

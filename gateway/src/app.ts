@@ -24,6 +24,7 @@ import securityPlugin from './plugins/external/security';
 import { sharedSerializers } from './plugins/app/compilers';
 import openapiPlugin from './plugins/external/openapi';
 import webPlugin from './plugins/external/web';
+import traceViewerPlugin from './plugins/external/trace-viewer';
 import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
 import { artifactRoutes } from './routes/artifacts';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(inputLimitsPlugin, { ingestBodyLimit: config.INGEST_BODY_LIMIT_BYTES });
   await app.register(openapiPlugin, { docs: config.DOCS_ENABLED });
   await app.register(webPlugin, { root: config.WEB_ROOT || DEFAULT_WEB_ROOT });
+  await app.register(traceViewerPlugin);
   await app.register(servicesPlugin, { clients: deps.clients });
   const rateLimits = new RateLimitPolicy(deps.redis, config.RATE_LIMITS);
   await app.register(ipRateLimit, { policy: rateLimits });

@@ -43,3 +43,15 @@ const count = new Intl.NumberFormat();
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : count.format(n);
 }
+
+/** 1,536 → "1.5 KB" (powers of 1,024, one decimal below 10). */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}

@@ -13,7 +13,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Paths the app never owns: answered by the API's own 404/405 envelope. */
-const NOT_APP = /^\/(api|docs|healthz|readyz|metrics|mcp)(\/|$)/;
+const NOT_APP = /^\/(api|docs|healthz|readyz|metrics|mcp|trace)(\/|$)/;
 
 /** Scripts, styles, images and API calls from the gateway itself; nothing inline, nothing from elsewhere. */
 export const APP_CSP = [

@@ -2,7 +2,7 @@
  * `/projects/:projectId/runs/:runId/test-cases/:testCaseId` — one result (the `url` of a test case, a failure in a
  * webhook or a debug bundle): its error with stack and source snippet, the steps, every attempt with its own
  * error and output, the failure window on its branch with the commits around it, the retry command to copy, and
- * the attachments the reporter listed (their files arrive with artifact storage).
+ * the attachments: the trace opens in the trace viewer, screenshots inline, videos playable, all downloadable.
  */
 import { Link, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
@@ -14,6 +14,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
 import { Empty, Loading } from '../../ui/states';
 import { FailedRead } from './components/NotFound';
+import { Attachments } from './components/Attachments';
 import { runTitle, shortHash, statusLabel } from './data';
 import './runs.css';
 
@@ -143,32 +144,7 @@ export function TestCasePage() {
 
       <section aria-labelledby="attachments-title">
         <h2 id="attachments-title">Attachments</h2>
-        {o.attachments.length === 0 ? (
-          <Empty>The reporter listed no attachments.</Empty>
-        ) : (
-          <table className="table">
-            <caption className="visually-hidden">Attachments</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">File</th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.attachments.map((a, i) => (
-                <tr key={i}>
-                  <td>{a.name}</td>
-                  <td className="mono">{a.contentType}</td>
-                  <td>{a.retry + 1}</td>
-                  {/* The files themselves arrive with artifact storage; until then the path the reporter gave. */}
-                  <td className="mono cell-truncate">{a.path ?? (a.size !== undefined ? `inline, ${a.size} bytes` : '—')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <Attachments attachments={o.attachments} trace={testBundle?.trace} />
       </section>
     </Page>
   );

@@ -1,0 +1,179 @@
+/**
+ * Artifacts in the browser: a real browser session is recorded here (a screenshot, a video through Debian's
+ * ffmpeg, a Playwright trace), reported as one failing test and its files uploaded through the ingestion API;
+ * the test-result page then shows the screenshot, plays the video, and opens the trace in Playwright's trace
+ * viewer served by Assay, which lists the session's actions. An uploaded HTML file runs, if at all, in an opaque
+ * origin: it cannot read the app's storage nor call the API as the signed-in user.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Tenant } from '@assay/testkit';
+import { api, expect, expectAccessible, test } from './support/fixtures';
+
+// The session below records its own trace (the runner's would already be tracing its contexts).
+test.use({ trace: 'off' });
+
+const FILE = 'specs/checkout.spec.ts';
+const TITLE_PATH = ['checkout', 'pays with a saved card'];
+
+interface Attachment {
+  name: string;
+  contentType: string;
+  path: string;
+}
+
+/** One failing test whose attempt lists `attachments`: ingested, then each file uploaded. Answers the result's id. */
+async function reportWithFiles(t: Tenant, attachments: Attachment[]): Promise<{ runId: string; caseId: string }> {
+  const report = {
+    config: { rootDir: '/ci/shop' },
+    suites: [
+      {
+        title: FILE,
+        file: FILE,
+        specs: [],
+        suites: [
+          {
+            title: TITLE_PATH[0],
+            file: FILE,
+            specs: [
+              {
+                title: TITLE_PATH[1],
+                file: FILE,
+                ok: false,
+                tags: [],
+                tests: [
+                  {
+                    projectName: 'chromium',
+                    expectedStatus: 'passed',
+                    status: 'unexpected',
+                    annotations: [],
+                    results: [
+                      {
+                        retry: 0,
+                        status: 'failed',
+                        duration: 1200,
+                        startTime: new Date().toISOString(),
+                        errors: [{ message: 'Error: expect(locator).toHaveText(expected)\n\nExpected: "Paid"\nReceived: "Pay"' }],
+                        steps: [],
+                        stdout: [],
+                        stderr: [],
+                        attachments,
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    stats: { startTime: new Date().toISOString(), duration: 1500 },
+    errors: [],
+  };
+  const client = api(t.token);
+  const ingested = await client.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+    rawBody: JSON.stringify(report),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(ingested.status, ingested.text).toBe(201);
+  const runId = ingested.body.data.runId as string;
+  for (const a of attachments) {
+    const q = new URLSearchParams({ file: FILE, projectName: 'chromium', retry: '0', name: a.name, path: a.path });
+    for (const p of TITLE_PATH) q.append('titlePath', p);
+    const up = await client.request('POST', `/api/v1/ingest/${t.projectId}/runs/${runId}/artifacts?${q}`, {
+      rawBody: fs.readFileSync(a.path),
+      headers: { 'content-type': a.contentType },
+    });
+    expect(up.status, up.text).toBe(201);
+  }
+  const cases = await client.get(`/${t.projectId}/test-runs/${runId}/test-cases`);
+  return { runId, caseId: cases.body.data[0].id };
+}
+
+test('a result shows its screenshot, plays its video and opens its trace in the trace viewer', async ({
+  page,
+  browser,
+  tenant,
+  signIn,
+}, testInfo) => {
+  const t = await tenant('owner');
+  // A real browser session, recorded as a CI run would record it.
+  const dir = testInfo.outputPath('session');
+  const session = await browser.newContext({
+    viewport: { width: 640, height: 360 },
+    recordVideo: { dir, size: { width: 640, height: 360 } },
+  });
+  await session.tracing.start({ screenshots: true, snapshots: true });
+  const shop = await session.newPage();
+  await shop.setContent('<title>Shop</title><h1>Checkout</h1><button onclick="this.textContent = \'Pay\'">Pay now</button>');
+  await shop.getByRole('button', { name: 'Pay now' }).click();
+  const screenshot = path.join(dir, 'test-failed-1.png');
+  await shop.screenshot({ path: screenshot });
+  const trace = path.join(dir, 'trace.zip');
+  await session.tracing.stop({ path: trace });
+  const video = await shop.video()!.path();
+  await session.close();
+
+  const { runId, caseId } = await reportWithFiles(t, [
+    { name: 'screenshot', contentType: 'image/png', path: screenshot },
+    { name: 'video', contentType: 'video/webm', path: video },
+    { name: 'trace', contentType: 'application/zip', path: trace },
+  ]);
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/runs/${runId}/test-cases/${caseId}`);
+  const attachments = page.getByRole('region', { name: 'Attachments' });
+  // The screenshot shows: the image decoded from its signed URL.
+  const img = attachments.getByRole('img', { name: 'screenshot, attempt 1' });
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(640);
+  // The video plays.
+  const player = attachments.locator('video');
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+  await player.evaluate((v: HTMLVideoElement) => {
+    v.muted = true;
+    return v.play();
+  });
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.error === null && (v.currentTime > 0 || v.ended))).toBe(true);
+  await expectAccessible(page);
+
+  // One click opens the trace in Playwright's trace viewer, which shows the session's actions.
+  const [viewer] = await Promise.all([
+    page.waitForEvent('popup'),
+    attachments.getByRole('link', { name: 'Open trace (attempt 1)' }).click(),
+  ]);
+  await expect(viewer).toHaveURL(/\/trace\/index\.html\?trace=/);
+  await expect(viewer.getByText(/Click/).first()).toBeVisible({ timeout: 30_000 });
+  await expect(viewer.getByText(/Pay now/).first()).toBeVisible();
+});
+
+test('an uploaded HTML file cannot run script on the app origin', async ({ page, tenant, signIn }, testInfo) => {
+  const t = await tenant('owner');
+  const file = testInfo.outputPath('report.html');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // What a malicious report would try: read the app's storage and cookies, call the API as the signed-in user.
+  fs.writeFileSync(
+    file,
+    `<!doctype html><title>pending</title><script>
+      const out = [];
+      try { out.push('storage:' + localStorage.length); } catch (e) { out.push('storage:blocked'); }
+      try { out.push('cookie:' + document.cookie); } catch (e) { out.push('cookie:blocked'); }
+      fetch('/api/v1/app/me', { credentials: 'include' }).then((r) => r.text()).then(
+        (b) => { document.title = out.concat('api:' + b.slice(0, 40)).join(' '); },
+        () => { document.title = out.concat('api:blocked').join(' '); });
+    </script>`,
+  );
+  const { caseId } = await reportWithFiles(t, [{ name: 'report', contentType: 'text/html', path: file }]);
+  await signIn(page, t.userId);
+  const detail = await api(t.token).get(`/${t.projectId}/test-cases/${caseId}`);
+  const url = detail.body.data.overview.attachments[0].artifact.url as string;
+  const res = await page.goto(url);
+  expect(res!.headers()['content-security-policy']).toMatch(/^sandbox allow-scripts/);
+  expect(res!.headers()['x-content-type-options']).toBe('nosniff');
+  // The document is in an opaque origin: none of the app's storage, cookies or authenticated API.
+  expect(await page.evaluate(() => self.origin)).toBe('null');
+  await expect(page).toHaveTitle(/api:/);
+  expect(await page.title()).toBe('storage:blocked cookie:blocked api:blocked');
+});
