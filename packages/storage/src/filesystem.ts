@@ -29,6 +29,10 @@ export class FilesystemStore implements ObjectStore {
     }
   }
 
+  async create(): Promise<void> {
+    await fs.promises.mkdir(this.root, { recursive: true, mode: 0o700 });
+  }
+
   async put(key: string, body: Readable, opts: PutOptions): Promise<StoredObject> {
     const target = this.file(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });

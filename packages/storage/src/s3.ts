@@ -109,8 +109,7 @@ export class S3Store implements ObjectStore {
     }
   }
 
-  /** For tests and `make up`: creates the bucket when it is missing. */
-  async ensureBucket(): Promise<void> {
+  async create(): Promise<void> {
     if (await this.ready()) return;
     await this.client.send(new CreateBucketCommand({ Bucket: this.s.bucket }));
   }

@@ -34,8 +34,10 @@ export interface ObjectRead {
 
 export interface ObjectStore {
   readonly kind: 'filesystem' | 's3';
-  /** Creates the folder or checks the bucket; false when the store cannot be used (readiness). */
+  /** Whether the store can be used now: the folder is writable, the bucket exists and answers. */
   ready(): Promise<boolean>;
+  /** Creates the folder or the bucket when missing (S3: only where the credentials may, e.g. a dev server). */
+  create(): Promise<void>;
   put(key: string, body: Readable, opts: PutOptions): Promise<StoredObject>;
   /** The object (or one range of it), or null when there is no such object. */
   get(key: string, range?: ByteRange): Promise<ObjectRead | null>;

@@ -36,6 +36,7 @@ export const RunsSettings = Type.Object({
   S3_ACCESS_KEY_ID: Type.String({ default: '', description: 'S3 access key (empty: the SDK default chain, e.g. an IAM role)' }),
   S3_SECRET_ACCESS_KEY: Type.String({ default: '', description: 'S3 secret key' }),
   S3_FORCE_PATH_STYLE: Bool(true, 'bucket in the path (most S3-compatible servers) rather than in the host name'),
+  S3_CREATE_BUCKET: Bool(false, 'create the bucket at start when it is missing (the chart sets it for its dev S3 server)'),
   ARTIFACT_MAX_FILE_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 * 1024, description: 'largest artifact (413 above)' }),
   ARTIFACT_MAX_RUN_BYTES: Type.Integer({
     minimum: 1024,
