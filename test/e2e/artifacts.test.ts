@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import {
   Api,
   Admin,
@@ -30,6 +31,33 @@ jest.setTimeout(240000);
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '..', '..');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const CLI = path.join(REPO, 'packages', 'admin-cli', 'dist', 'main.js');
+
+/** The admin CLI against the private (S3) system. */
+async function adminCli(...args: string[]): Promise<{ code: number; json: any }> {
+  const env = {
+    PATH: process.env.PATH,
+    ASSAY_ADMIN_URL: priv.system.adminUrl,
+    RUNS_URL: `http://127.0.0.1:${priv.system.ports.services.runs!.rpcPort}`,
+    INTERNAL_AUTH_TOKEN: priv.system.internalToken,
+    ASSAY_DATA_DIR: '/nonexistent',
+  };
+  try {
+    const { stdout } = await run(process.execPath, [CLI, ...args], { env });
+    return { code: 0, json: JSON.parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, json: JSON.parse(e.stdout || '{}') };
+  }
+}
+
+/** Bytes of the files under a folder (what the S3 server really holds on disk). */
+function folderBytes(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .reduce((n, e) => n + (e.isDirectory() ? folderBytes(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+}
 
 interface Target {
   name: string;
@@ -51,7 +79,12 @@ beforeAll(async () => {
   priv = await startPrivateSystem({
     name: 'artifacts-s3',
     envFor: {
-      runs: { ...s3.env, ARTIFACT_MAX_RUN_BYTES: String(SMALL_RUN_LIMIT), ARTIFACT_MAX_FILE_BYTES: String(SMALL_FILE_LIMIT) },
+      runs: {
+        ...s3.env,
+        ARTIFACT_MAX_RUN_BYTES: String(SMALL_RUN_LIMIT),
+        ARTIFACT_MAX_FILE_BYTES: String(SMALL_FILE_LIMIT),
+        ARTIFACT_SWEEP_INTERVAL_MS: '300',
+      },
       gateway: { ARTIFACT_MAX_FILE_BYTES: String(SMALL_FILE_LIMIT) },
     },
   });
@@ -330,5 +363,56 @@ describe('artifact limits (S3 system: 256 KiB per file, 400 KiB per run)', () =>
     // Nothing of the refused uploads is left in the bucket: one object only.
     const objects = fs.readdirSync(path.join(s3.dir, s3.bucket, 'projects', t.projectId, 'artifacts'));
     expect(objects).toHaveLength(1);
+  });
+});
+
+describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
+  it('shows storage in the CLI and the usage endpoint; a shorter retention expires old artifacts and the sweeper frees their space', async () => {
+    const t = await priv.admin.tenant('owner');
+    const api = priv.api(t.token);
+    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+      rawBody: fs.readFileSync(pw.jsonPath),
+      headers: { 'content-type': 'application/json' },
+    });
+    const runId = ingested.body.data.runId;
+    for (const a of pw.attachments) expect((await uploadAttachment(api, t.projectId, runId, a, fs.readFileSync(a.path))).status).toBe(201);
+    const total = pw.attachments.reduce((n, a) => n + fs.statSync(a.path).size, 0);
+    const projectDir = path.join(s3.dir, s3.bucket, 'projects', t.projectId);
+    const onDiskBefore = folderBytes(projectDir);
+    expect(onDiskBefore).toBe(total);
+
+    expect(await adminCli('project:artifacts', '--project', t.projectId)).toEqual({
+      code: 0,
+      json: { projectId: t.projectId, retentionDays: 30, bytes: total, count: pw.attachments.length },
+    });
+    expect((await api.get(`/api/v1/public/${t.projectId}/usage`)).body.data.artifacts).toEqual({
+      bytes: total,
+      count: pw.attachments.length,
+      retentionDays: 30,
+    });
+    const shot = (await listedAttachments(api, t.projectId, runId)).get(pw.attachments[0]!.path).artifact;
+
+    // The artifacts were stored two days ago (as far as the database knows); a one-day retention expires them.
+    const db = new pg.Client({ connectionString: priv.system.infra.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`UPDATE runs.artifacts SET created_at = now() - interval '2 days' WHERE project_id = $1`, [t.projectId]);
+    } finally {
+      await db.end();
+    }
+    const set = await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '1');
+    expect(set.code).toBe(0);
+    expect(set.json.retentionDays).toBe(1);
+    const deadline = Date.now() + 20000;
+    while (folderBytes(projectDir) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    // Gone from the store (the bucket's folder on disk holds nothing of the project), from the reads and from usage.
+    expect(folderBytes(projectDir)).toBe(0);
+    expect((await fetch(shot.url)).status).toBe(404);
+    expect((await api.get(`/api/v1/public/${t.projectId}/usage`)).body.data.artifacts).toEqual({ bytes: 0, count: 0, retentionDays: 1 });
+    const item = (await listedAttachments(api, t.projectId, runId)).get(pw.attachments[0]!.path);
+    expect(item.artifact).toBeNull();
+    process.stdout.write(`[artifacts] retention sweep freed ${onDiskBefore} bytes on the S3 server's disk\n`);
+
+    expect((await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '0')).code).not.toBe(0);
   });
 });

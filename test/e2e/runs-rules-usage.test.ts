@@ -215,6 +215,7 @@ describe('runs: action rules, usage and quota, compatibility upload, tdpw', () =
       limits: { testResultsPerMonth: 1000000 },
       used: { testResults: 12, runs: 2 },
       remaining: 1000000 - 12,
+      artifacts: { bytes: 0, count: 0, retentionDays: 30 },
     });
     expect((await cli('plan:set', '--org', t.orgId, '--plan', 'tiny', '--test-results-per-month', '15')).json).toEqual({ ok: true });
     const over = await testApi(key.token).request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {

@@ -60,6 +60,14 @@ const runsAdmin = (env: CliEnv) =>
 const analyticsAdmin = (env: CliEnv) =>
   createRpcClient(AnalyticsAdminService, { baseUrl: env.analyticsUrl, internalToken: env.internalToken, timeoutMs: 6 * 3600 * 1000 });
 
+/** A project's artifact storage as the CLI prints it. */
+const storageJson = (r: { projectId: string; retentionDays: number; bytes: bigint; count: bigint }) => ({
+  projectId: r.projectId,
+  retentionDays: r.retentionDays,
+  bytes: Number(r.bytes),
+  count: Number(r.count),
+});
+
 function list(v: string | undefined): string[] {
   return (v ?? '')
     .split(',')
@@ -121,6 +129,18 @@ export const commands: Record<string, Command> = {
       if (!Number.isInteger(n) || n < 0) throw new UsageError('--test-results-per-month must be a non-negative integer');
       await runsAdmin(env).setPlan({ orgId: required(f, 'org'), planName: required(f, 'plan'), testResultsPerMonth: BigInt(n) });
       return { ok: true };
+    },
+  },
+  'project:artifacts': {
+    flags: ['project'],
+    run: async (f, env) => storageJson(await runsAdmin(env).getArtifactStorage({ projectId: required(f, 'project') })),
+  },
+  'project:set-artifact-retention': {
+    flags: ['project', 'days'],
+    run: async (f, env) => {
+      const days = Number(required(f, 'days'));
+      if (!Number.isInteger(days) || days < 1 || days > 3650) throw new UsageError('--days must be an integer from 1 to 3650');
+      return storageJson(await runsAdmin(env).setArtifactRetention({ projectId: required(f, 'project'), days }));
     },
   },
 

@@ -11,6 +11,14 @@ const UsageSchema = Type.Object({
   limits: Type.Object({ testResultsPerMonth: Type.Integer() }),
   used: Type.Object({ testResults: Type.Integer(), runs: Type.Integer() }),
   remaining: Type.Integer({ description: 'test results left in the period' }),
+  artifacts: Type.Object(
+    {
+      bytes: Type.Integer({ description: "bytes of the project's stored artifacts (screenshots, videos, traces, files)" }),
+      count: Type.Integer(),
+      retentionDays: Type.Integer({ description: 'how long the project keeps them' }),
+    },
+    { description: "the project's artifact storage" },
+  ),
 });
 
 export const UsageAnswer = Ok(UsageSchema);
@@ -23,5 +31,6 @@ export function usageToJson(u: GetUsageResponse): Static<typeof UsageSchema> {
     limits: { testResultsPerMonth: Number(u.testResultsPerMonth) },
     used: { testResults: Number(u.usedTestResults), runs: Number(u.usedRuns) },
     remaining: Number(u.remaining),
+    artifacts: { bytes: Number(u.artifactBytes), count: Number(u.artifactCount), retentionDays: u.artifactRetentionDays },
   };
 }
