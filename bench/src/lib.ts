@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startInfra, startSystem, type Infra, type RunningSystem } from '@assay/testkit';
+import { allocatePorts, startInfra, startSystem, type Infra, type RunningSystem } from '@assay/testkit';
 
 export interface BenchSystem {
   infra: Infra;
@@ -13,7 +13,10 @@ export interface BenchSystem {
 export async function benchSystem(envFor?: Record<string, Record<string, string>>): Promise<BenchSystem> {
   const infra = await startInfra();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
-  const system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor });
+  const ports = await allocatePorts();
+  // URLs the system answers (deep links, signed artifact URLs) point at its own gateway.
+  const env = { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` };
+  const system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor, ports, env });
   return {
     infra,
     system,

@@ -1,5 +1,6 @@
 /** `node bench/dist/run.js [name…]`: runs the named benchmarks (default: all) one after another. */
 import * as analytics from './analytics';
+import * as artifactMemory from './artifact-memory';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
@@ -9,6 +10,7 @@ import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
   analytics,
+  'artifact-memory': artifactMemory,
   'gateway-auth': gatewayAuth,
   ingestion,
   'ingest-memory': ingestMemory,

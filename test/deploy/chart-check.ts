@@ -73,7 +73,7 @@ export const PROCESSES: Record<string, ProcessSpec> = {
 };
 
 /** The in-cluster instances of dev.enabled (official images, not Assay processes). */
-const DEV_INSTANCES = ['postgresql', 'redis', 'kafka'];
+const DEV_INSTANCES = ['postgresql', 'redis', 'kafka', 's3'];
 /** Read by the Node.js runtime itself, not by a settings schema; allowed in any container. */
 export const RUNTIME_ENV = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TZ', 'UV_THREADPOOL_SIZE'];
 /** Settings that carry credentials: they must come from a Secret, never from a ConfigMap or a literal. */
@@ -197,7 +197,7 @@ export function checkRender(r: Render): CheckResult {
 
   for (const o of [...byKind('Deployment'), ...byKind('Job')]) {
     const where = `${o.kind}/${o.metadata.name}`;
-    // dev.enabled's PostgreSQL, Redis and Kafka run official images with their own settings.
+    // dev.enabled's PostgreSQL, Redis, Kafka and S3 server run official images with their own settings.
     if (
       o.kind === 'Deployment' &&
       r.values.dev?.enabled &&
@@ -563,6 +563,8 @@ function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: s
       );
       continue;
     }
+    // A dev instance (dev.enabled's S3 server) is no Assay process: reaching one of its container ports is enough.
+    if (!calleeSpec && r.values.dev?.enabled && DEV_INSTANCES.includes(callee)) continue;
     const setting = calleeSpec?.ports[cp.name];
     const stem = name.replace(/_HTTP_URL$|_URL$/, '');
     const expectedCallee = stem.toLowerCase().replace(/_/g, '-');

@@ -343,7 +343,7 @@ spec:
 {{/*
 Egress of a component: DNS; the components it calls (those whose callers, assay.callerGraph, name it, or
 whose httpClients do); its stores (PostgreSQL for the services, Redis for the gateway and identity, Kafka for
-its users); for webhooks, the outside world.
+its users, object storage for runs); for webhooks, the outside world.
 */}}
 {{- define "assay.egressRules" -}}
 {{- $root := .root -}}
@@ -404,6 +404,27 @@ its users); for webhooks, the outside world.
       protocol: TCP
     {{- end }}
     {{- end }}
+{{- end }}
+{{- if and (eq $me "runs") (eq $root.Values.artifacts.storage "s3") }}
+{{- if $root.Values.dev.enabled }}
+- # dev s3 (artifacts)
+  to:
+    {{- include "assay.componentPeers" (dict "root" $root "keys" (list "s3")) | nindent 4 }}
+  ports:
+    - port: 7070
+      protocol: TCP
+{{- else }}
+- # object storage (artifacts)
+  {{- with $eg.objectStorage.to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  ports:
+    {{- range $port := $eg.objectStorage.ports }}
+    - port: {{ $port }}
+      protocol: TCP
+    {{- end }}
+{{- end }}
 {{- end }}
 {{- if and (eq $me "webhooks") $eg.webhooks.enabled }}
 - # webhook receivers: the only way out of the cluster

@@ -187,6 +187,16 @@ app.kubernetes.io/component: migrations
 {{- end -}}
 {{- end -}}
 
+{{/*
+Whether runs reads S3 keys from the Secret: with dev (the dev server's generated keys), inline keys, or an
+existingSecret that says it holds them (secrets.existingSecretHasS3Keys). Otherwise the SDK's default chain
+applies (e.g. an IAM role for the ServiceAccount).
+*/}}
+{{- define "assay.s3Credentials" -}}
+{{- $s := .Values.secrets -}}
+{{- if and (eq .Values.artifacts.storage "s3") (or .Values.dev.enabled (and (not $s.existingSecret) $s.s3AccessKeyId) (and $s.existingSecret $s.existingSecretHasS3Keys)) -}}true{{- end -}}
+{{- end -}}
+
 {{- define "assay.secretName" -}}
 {{- .Values.secrets.existingSecret | default (include "assay.fullname" .) -}}
 {{- end -}}
@@ -231,6 +241,14 @@ the Secret already in the cluster (upgrades) or generated (first install).
 {{- $_ := set $r $key ((get $s.internalAuthTokens $name) | default (get $existing $key | b64dec) | default (randAlphaNum 48)) -}}
 {{- end -}}
 {{- $_ := set $r $s.keys.secretsKey ($s.secretsKey | default (get $existing $s.keys.secretsKey | b64dec) | default (randAlphaNum 48)) -}}
+{{- if .Values.dev.enabled -}}
+{{- /* the dev S3 server's root keys, generated once and kept; runs uses the same */ -}}
+{{- $_ = set $r $s.keys.s3AccessKeyId ($s.s3AccessKeyId | default (get $existing $s.keys.s3AccessKeyId | b64dec) | default (printf "assay%s" (randAlphaNum 16 | lower))) -}}
+{{- $_ = set $r $s.keys.s3SecretAccessKey ($s.s3SecretAccessKey | default (get $existing $s.keys.s3SecretAccessKey | b64dec) | default (randAlphaNum 40)) -}}
+{{- else if $s.s3AccessKeyId -}}
+{{- $_ = set $r $s.keys.s3AccessKeyId $s.s3AccessKeyId -}}
+{{- $_ = set $r $s.keys.s3SecretAccessKey $s.s3SecretAccessKey -}}
+{{- end -}}
 {{- $_ = set $s "__resolved" $r -}}
 {{- end -}}
 {{- toYaml (get $s "__resolved") -}}
@@ -260,7 +278,7 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- define "assay.validate" -}}
 {{- $s := .Values.secrets -}}
 {{- $seen := dict -}}
-{{- $named := list (list "databaseUrl" $s.keys.databaseUrl) (list "redisUrl" $s.keys.redisUrl) (list "secretsKey" $s.keys.secretsKey) -}}
+{{- $named := list (list "databaseUrl" $s.keys.databaseUrl) (list "redisUrl" $s.keys.redisUrl) (list "secretsKey" $s.keys.secretsKey) (list "s3AccessKeyId" $s.keys.s3AccessKeyId) (list "s3SecretAccessKey" $s.keys.s3SecretAccessKey) -}}
 {{- range $name := splitList " " (include "assay.credentialNames" .) -}}
 {{- $named = append $named (list (printf "internalAuthTokens.%s" $name) (get $s.keys.internalAuthTokens $name)) -}}
 {{- end -}}
@@ -299,6 +317,10 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $vars = append $vars (list "INTERNAL_AUTH_TOKEN" (get $k.internalAuthTokens .key)) -}}
 {{- if has .key (splitList " " (include "assay.redisClients" .root)) -}}{{- $vars = append $vars (list "REDIS_URL" $k.redisUrl) -}}{{- end -}}
 {{- if eq .key "webhooks" -}}{{- $vars = append $vars (list "SECRETS_KEY" $k.secretsKey) -}}{{- end -}}
+{{- if and (eq .key "runs") (include "assay.s3Credentials" .root) -}}
+{{- $vars = append $vars (list "S3_ACCESS_KEY_ID" $k.s3AccessKeyId) -}}
+{{- $vars = append $vars (list "S3_SECRET_ACCESS_KEY" $k.s3SecretAccessKey) -}}
+{{- end -}}
 {{- if and $s.existingSecret (ne .key "gateway") -}}
 {{- /* the callers' hashes: the chart cannot compute them from a Secret it does not see */ -}}
 {{- $vars = append $vars (list "INTERNAL_CALLERS" (get $k.internalCallers .key)) -}}
@@ -347,6 +369,7 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ = set $d "IDEMPOTENCY_TTL_SECONDS" (toString (int $lim.idempotencyTtlSeconds)) -}}
 {{- $_ = set $d "PUBLIC_BODY_LIMIT_BYTES" (toString (int $lim.publicBodyLimitBytes)) -}}
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $lim.ingestBodyLimitBytes)) -}}
+{{- $_ = set $d "ARTIFACT_MAX_FILE_BYTES" (toString (int64 $root.Values.artifacts.maxFileBytes)) -}}
 {{- $_ = set $d "REQUEST_TIMEOUT_MS" (toString (int $lim.requestTimeoutMs)) -}}
 {{- $_ = set $d "MAX_HEADER_BYTES" (toString (int $lim.maxHeaderBytes)) -}}
 {{- $_ = set $d "IDENTITY_URL" $svc.identity -}}
@@ -372,6 +395,27 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $root.Values.limits.ingestBodyLimitBytes)) -}}
 {{- /* large bodies parsed at once per pod, each spooled to /tmp (see runs.tmpSizeLimit) */ -}}
 {{- $_ = set $d "INGEST_MAX_LARGE_UPLOADS" "4" -}}
+{{- /* artifacts: object storage (README "Artifacts"); credentials come from the Secret (assay.secretEnv) */ -}}
+{{- $a := $root.Values.artifacts -}}
+{{- $_ = set $d "ARTIFACT_STORAGE" $a.storage -}}
+{{- $_ = set $d "ARTIFACT_DIR" $a.dir -}}
+{{- $_ = set $d "ARTIFACT_MAX_FILE_BYTES" (toString (int64 $a.maxFileBytes)) -}}
+{{- $_ = set $d "ARTIFACT_MAX_RUN_BYTES" (toString (int64 $a.maxRunBytes)) -}}
+{{- $_ = set $d "ARTIFACT_RETENTION_DAYS" (toString (int $a.retentionDays)) -}}
+{{- $_ = set $d "ARTIFACT_URL_TTL_SECONDS" (toString (int $a.urlTtlSeconds)) -}}
+{{- if eq $a.storage "s3" -}}
+{{- if $root.Values.dev.enabled -}}
+{{- /* the dev S3 server: path-style, and the bucket made at start */ -}}
+{{- $_ = set $d "S3_ENDPOINT" (printf "http://%s:7070" (include "assay.dev.host" (dict "root" $root "key" "s3"))) -}}
+{{- $_ = set $d "S3_FORCE_PATH_STYLE" "true" -}}
+{{- $_ = set $d "S3_CREATE_BUCKET" "true" -}}
+{{- else -}}
+{{- with $a.s3.endpoint }}{{ $_ := set $d "S3_ENDPOINT" . }}{{ end -}}
+{{- $_ = set $d "S3_FORCE_PATH_STYLE" (toString $a.s3.forcePathStyle) -}}
+{{- end -}}
+{{- $_ = set $d "S3_BUCKET" $a.s3.bucket -}}
+{{- $_ = set $d "S3_REGION" $a.s3.region -}}
+{{- end -}}
 {{- else if eq .key "identity" -}}
 {{- /* invitation and sign-in links point at the web app; web app sessions (identity.config overrides) */ -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}

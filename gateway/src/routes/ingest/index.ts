@@ -7,7 +7,7 @@
  * (service-http.ts, shared with the PDF downloads): ordinary routes, so auth hooks, rate buckets, 404/405
  * and OpenAPI apply.
  */
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
 import { Ok } from '@assay/contracts/common/envelope';
@@ -84,7 +84,7 @@ export async function streamToService(
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit.bytes) throw tooLargeError();
   let tooLarge = false;
-  let body: ReadableStream | undefined;
+  let body: Transform | undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     let seen = 0;
     const limiter = new Transform({
@@ -100,7 +100,8 @@ export async function streamToService(
       },
     });
     request.raw.on('error', (err) => limiter.destroy(err));
-    body = Readable.toWeb(request.raw.pipe(limiter)) as ReadableStream;
+    // Piped with backpressure (fetchFromService): a slow service holds the client back, nothing piles up here.
+    body = request.raw.pipe(limiter);
   }
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   let res: Response;
