@@ -27,11 +27,15 @@ bash scripts/charts/check.sh
 step "schemathesis for the fuzz test (pinned, installed once into .cache/venv-schemathesis)"
 bash scripts/fuzz/install-schemathesis.sh
 
+step "test tools: versitygw (the S3-compatible server, built once with go install), Debian's Chromium and ffmpeg"
+bash scripts/infra/s3.sh install >/dev/null
+# Before jest too: its artifact tests record a real Playwright run in Chromium (video through ffmpeg).
+bash scripts/browser/install-chromium.sh
+
 step "unit, integration and end-to-end tests (jest; includes the OpenAPI lint and schemathesis fuzzing)"
 npx jest --ci "$@"
 
-step "browser tests (Playwright driving Debian's Chromium, installed once with apt)"
-bash scripts/browser/install-chromium.sh
+step "browser tests (Playwright driving Debian's Chromium)"
 npx playwright test -c web/playwright.config.ts
 
 echo "make test: all green in $(( $(date +%s) - start )) s" >&2

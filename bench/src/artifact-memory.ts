@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Admin, Api, startS3Server } from '@assay/testkit';
 import { benchSystem } from './lib';
 
@@ -128,9 +127,7 @@ export async function run(): Promise<void> {
     const downStart = Date.now();
     const downPeaks = await peaksWhile(pids, async () => {
       const res = await fetch(answer!.body.data.url);
-      await pipeline(Readable.fromWeb(res.body as never), async function* (src) {
-        for await (const chunk of src) hash.update(chunk as Buffer);
-      });
+      for await (const chunk of Readable.fromWeb(res.body as never)) hash.update(chunk as Buffer);
     });
     const downSeconds = (Date.now() - downStart) / 1000;
     console.log(

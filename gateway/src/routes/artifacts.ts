@@ -62,6 +62,8 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
       config: { auth: 'none' },
       schema: {
         tags: ['Artifacts'],
+        operationId: 'downloadArtifactBySignedUrl',
+        security: [],
         summary: 'Download an artifact by its signed URL',
         description:
           'The `url` of an artifact in a read (test case detail, debug bundle, run detail with `include=artifacts`). No token: the signature is the credential, valid until `urlExpiresAt` (403 after; read the artifact again for a new URL). 404 for a wrong signature or an artifact deleted by retention.',
@@ -115,6 +117,8 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
       bodyLimit: opts.artifactLimit,
       schema: {
         tags: ['Ingestion'],
+        operationId: 'putStorageUploadBlob',
+        security: [],
         summary: 'Store one file of an artifact upload (compatibility upload)',
         description:
           "The raw bytes, with the upload's `sasToken` as the query and `x-ms-blob-type: BlockBlob`. 201 with an empty body. 403 for a wrong or expired token, 413 above ARTIFACT_MAX_FILE_BYTES.",

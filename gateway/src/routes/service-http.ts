@@ -48,7 +48,13 @@ export async function fetchFromService(request: FastifyRequest, url: string, opt
  * upload far ahead of a slower service (a 500 MB upload grew the gateway by 520 MB; this way by a few MB).
  * Answered as a fetch Response, like the other calls.
  */
-function streamRequest(url: string, method: string, headers: Record<string, string>, body: Readable, signal: AbortSignal): Promise<Response> {
+function streamRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Readable,
+  signal: AbortSignal,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, signal }, (res) => {
       const out = new Headers();

@@ -45,9 +45,13 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<S3S
   const accessKeyId = `assay${randomBytes(6).toString('hex')}`;
   const secretAccessKey = randomBytes(24).toString('hex');
   const log = fs.openSync(path.join(home, 'versitygw.log'), 'a');
-  const child = spawn(bin, ['--port', `127.0.0.1:${port}`, '--access', accessKeyId, '--secret', secretAccessKey, 'posix', '--sidecar', meta, dir], {
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    bin,
+    ['--port', `127.0.0.1:${port}`, '--access', accessKeyId, '--secret', secretAccessKey, 'posix', '--sidecar', meta, dir],
+    {
+      stdio: ['ignore', log, log],
+    },
+  );
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {

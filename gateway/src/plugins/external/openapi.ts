@@ -51,7 +51,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Signed outbound notifications of run lifecycle events, and their delivery history.',
   Usage: 'Plan usage and limits.',
   'Workflow Rules': 'Action rules (skip, quarantine, tag) applied at ingestion.',
-  Ingestion: 'Upload automated test results (Playwright, JUnit, streaming).',
+  Ingestion: 'Upload automated test results (Playwright, JUnit, streaming) and their attachments.',
+  Artifacts: 'Download stored attachments (screenshots, videos, traces, files) by signed URL or as a project member.',
   App: "The web app's own API: sign-in, invitations, the signed-in account and its personal access tokens (session cookie).",
 };
 
@@ -123,11 +124,25 @@ const X_BUCKETS = 'x-assay-buckets';
 const X_IDEMPOTENT = 'x-assay-idempotent';
 
 /** Per route (lazily, with the final route config): operationId and the policy markers used below. */
-function transform({ schema, url, route }: { schema: Record<string, unknown>; url: string; route: RouteOptions }) {
+function transform({ schema, url: routeUrl, route }: { schema: Record<string, unknown>; url: string; route: RouteOptions }) {
+  let url = routeUrl;
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const config = (route.config ?? {}) as { auth?: string; rateBucket?: 'manualRunCreate' | 'pdf' | 'ingest'; idempotent?: boolean };
   const next: Record<string, unknown> = { ...schema };
   next.operationId ??= defaultOperationId(method, url);
+  // A trailing wildcard (`/*`, a path of several segments) is documented as the parameter `path`.
+  if (url.endsWith('/*')) {
+    url = `${url.slice(0, -1)}:path`;
+    const params = next.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+    if (params?.properties?.['*']) {
+      const { '*': wildcard, ...others } = params.properties;
+      next.params = {
+        ...params,
+        properties: { ...others, path: wildcard },
+        required: [...(params.required ?? []).filter((r) => r !== '*'), 'path'],
+      };
+    }
+  }
   next[X_AUTH] = config.auth ?? 'none';
   next[X_BUCKETS] = config.auth && config.auth !== 'none' ? bucketsOf(method, config.rateBucket) : [];
   next[X_IDEMPOTENT] = config.idempotent === true;

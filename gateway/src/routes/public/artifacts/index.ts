@@ -18,6 +18,7 @@ export default async function artifactDownloadRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['Artifacts'],
+        operationId: 'downloadArtifact',
         summary: 'Download an artifact (authenticated)',
         description: 'The same bytes and headers as its signed `url`, for a caller with read access to the project.',
         params: Type.Object({ projectId: Type.String(), artifactId: Type.String({ maxLength: 64 }) }),
