@@ -141,12 +141,6 @@ export async function deleteArtifactRows(db: Queryable, ids: string[]): Promise<
   await db.query('DELETE FROM artifacts WHERE id = ANY($1)', [ids]);
 }
 
-/** A deleted run's artifacts expire now (the sweeper removes their objects, then their rows). */
-export async function expireRunArtifacts(db: Queryable, runId: string, now: Date): Promise<number> {
-  const { rowCount } = await db.query('UPDATE artifacts SET expires_at = $2 WHERE run_id = $1', [runId, now]);
-  return rowCount ?? 0;
-}
-
 // ---- compatibility uploads (tdpw's SAS flow) -------------------------------------------------------------------
 
 export interface UploadRow {

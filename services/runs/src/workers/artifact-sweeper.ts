@@ -1,5 +1,5 @@
 /**
- * Retention: artifacts whose `expires_at` has passed (the project's retention, a deleted run, a compatibility
+ * Retention: artifacts whose `expires_at` has passed (the project's retention, a compatibility
  * upload no report claimed) lose their object first, then their row, so a crash in between leaves a row that
  * the next pass deletes again, never an object nobody can find. Expired compatibility uploads go too.
  */
