@@ -61,11 +61,11 @@ const analyticsAdmin = (env: CliEnv) =>
   createRpcClient(AnalyticsAdminService, { baseUrl: env.analyticsUrl, internalToken: env.internalToken, timeoutMs: 6 * 3600 * 1000 });
 
 /** A project's artifact storage as the CLI prints it. */
-const storageJson = (r: { projectId: string; retentionDays: number; bytes: bigint; count: bigint }) => ({
-  projectId: r.projectId,
-  retentionDays: r.retentionDays,
-  bytes: Number(r.bytes),
-  count: Number(r.count),
+const storageJson = (r: { projectId: string; retentionDays: number; bytes: bigint; count: bigint } | undefined) => ({
+  projectId: r?.projectId ?? '',
+  retentionDays: r?.retentionDays ?? 0,
+  bytes: Number(r?.bytes ?? 0),
+  count: Number(r?.count ?? 0),
 });
 
 function list(v: string | undefined): string[] {
@@ -133,14 +133,14 @@ export const commands: Record<string, Command> = {
   },
   'project:artifacts': {
     flags: ['project'],
-    run: async (f, env) => storageJson(await runsAdmin(env).getArtifactStorage({ projectId: required(f, 'project') })),
+    run: async (f, env) => storageJson((await runsAdmin(env).getArtifactStorage({ projectId: required(f, 'project') })).storage),
   },
   'project:set-artifact-retention': {
     flags: ['project', 'days'],
     run: async (f, env) => {
       const days = Number(required(f, 'days'));
       if (!Number.isInteger(days) || days < 1 || days > 3650) throw new UsageError('--days must be an integer from 1 to 3650');
-      return storageJson(await runsAdmin(env).setArtifactRetention({ projectId: required(f, 'project'), days }));
+      return storageJson((await runsAdmin(env).setArtifactRetention({ projectId: required(f, 'project'), days })).storage);
     },
   },
 

@@ -50,14 +50,14 @@ export function planAdminHandlers(
   };
   return {
     async getArtifactStorage(req) {
-      return artifactStorage(w, project(req.projectId));
+      return { storage: await artifactStorage(w, project(req.projectId)) };
     },
     async setArtifactRetention(req) {
       if (!Number.isInteger(req.days) || req.days < 1 || req.days > 3650)
         throw validation('days must be between 1 and 3650', [{ path: 'days', message: 'between 1 and 3650' }]);
       await setRetentionDays(w.pool, project(req.projectId), req.days);
       // Artifacts that the shorter retention expires go at the sweeper's next pass.
-      return artifactStorage(w, req.projectId);
+      return { storage: await artifactStorage(w, req.projectId) };
     },
     async setPlan(req) {
       if (!req.orgId) throw validation('org is required', [{ path: 'org', message: 'is required' }]);
