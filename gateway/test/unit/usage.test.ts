@@ -1,4 +1,4 @@
-/** The `usage` route over `app.inject`, with an in-memory runs service: the caller is forwarded; plan, period, limits and counts answer as CONTRACT §2 spells them. */
+/** The `usage` route over `app.inject`, with an in-memory runs service: the caller is forwarded; plan, period, limits and counts answer as CONTRACT §2 spells them, with the project's artifact storage. */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { gatewayHarness, type Harness } from './harness';
 
@@ -15,6 +15,9 @@ beforeAll(async () => {
           usedTestResults: 250n,
           usedRuns: 12n,
           remaining: 750n,
+          artifactBytes: 5_000_000n,
+          artifactCount: 42n,
+          artifactRetentionDays: 14,
         };
       },
     },
@@ -41,6 +44,7 @@ describe('usage route', () => {
         limits: { testResultsPerMonth: 1000 },
         used: { testResults: 250, runs: 12 },
         remaining: 750,
+        artifacts: { bytes: 5_000_000, count: 42, retentionDays: 14 },
       },
     });
   });
