@@ -71,8 +71,9 @@ let s3: S3Server;
 let priv: PrivateSystem;
 let pw: BrowserRun;
 
-const SMALL_RUN_LIMIT = 400 * 1024;
-const SMALL_FILE_LIMIT = 256 * 1024;
+const SMALL_RUN_LIMIT = 1536 * 1024;
+// Above Playwright's HTML report page (~0.5 MB), which tdpw uploads as one file.
+const SMALL_FILE_LIMIT = 1024 * 1024;
 
 beforeAll(async () => {
   [pw, s3] = await Promise.all([realBrowserRun(), startS3Server()]);
@@ -260,10 +261,11 @@ describe.each(targets)('artifacts with $name', (target) => {
     );
   });
 
-  it('uploads with the real tdpw CLI (--upload-images --upload-videos --upload-traces --upload-files): every file linked to its run', async () => {
+  it('uploads with the real tdpw CLI (--upload-images --upload-videos --upload-traces --upload-files --upload-html): every file linked to its run', async () => {
     const key = await target.admin().apiKey(t.projectId);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-tdpw-art-'));
     fs.copyFileSync(pw.jsonPath, path.join(dir, 'report.json'));
+    fs.cpSync(pw.htmlDir, path.join(dir, 'playwright-report'), { recursive: true });
     // With upload flags tdpw insists on git metadata (commit, branch, remote): a repository as in CI.
     const git = (...args: string[]) => run('git', ['-c', 'user.name=CI', '-c', 'user.email=ci@example.com', ...args], { cwd: dir });
     await git('init', '-q', '-b', 'main');
@@ -274,7 +276,18 @@ describe.each(targets)('artifacts with $name', (target) => {
     const bin = path.join(REPO, 'node_modules', 'tdpw', 'bin', 'tdpw.js');
     const { stdout } = await run(
       process.execPath,
-      [bin, 'upload', dir, `--token=${key.uploadKey}`, '--upload-images', '--upload-videos', '--upload-traces', '--upload-files', '--json'],
+      [
+        bin,
+        'upload',
+        dir,
+        `--token=${key.uploadKey}`,
+        '--upload-images',
+        '--upload-videos',
+        '--upload-traces',
+        '--upload-files',
+        '--upload-html',
+        '--json',
+      ],
       { env, cwd: dir },
     );
     const out = JSON.parse(stdout.slice(stdout.indexOf('{')));
@@ -288,6 +301,15 @@ describe.each(targets)('artifacts with $name', (target) => {
       stored.push(...(await api.get(`/api/v1/public/${t.projectId}/test-cases/${c.id}`)).body.data.overview.attachments);
     // Every attachment with a file in the report (screenshots, videos, traces, the error context) was uploaded and linked.
     expect(stored.filter((a) => a.artifact).length).toBe(pw.attachments.length);
+    // The HTML report's files are the run's own; its page is served sandboxed (scripts only in an opaque origin).
+    const detail = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${tdpwRun.id}?include=artifacts`)).body.data.artifacts;
+    expect(detail.files.map((f: any) => f.path)).toContain('html/index.html');
+    const page = await fetch(detail.htmlReport);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts /);
+    expect(page.headers.get('content-security-policy')).not.toMatch(/allow-same-origin/);
+    expect(sha(Buffer.from(await page.arrayBuffer()))).toBe(sha(fs.readFileSync(path.join(pw.htmlDir, 'index.html'))));
     const byHash = new Map(pw.attachments.map((a) => [sha(fs.readFileSync(a.path)), a]));
     for (const a of stored) {
       const { res, body } = await fetchBytes(a.artifact.url);
@@ -323,7 +345,7 @@ describe.each(targets)('artifacts with $name', (target) => {
   });
 });
 
-describe('artifact limits (S3 system: 256 KiB per file, 400 KiB per run)', () => {
+describe('artifact limits (S3 system: 1 MiB per file, 1.5 MiB per run)', () => {
   it('answers 413 over the per-file limit (declared or streamed) and over the per-run limit, storing nothing', async () => {
     const t = await priv.admin.tenant('owner');
     const api = priv.api(t.token);
@@ -345,17 +367,17 @@ describe('artifact limits (S3 system: 256 KiB per file, 400 KiB per run)', () =>
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'image/png' },
       body: new ReadableStream({
         start(c) {
-          for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(64 * 1024));
+          for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(64 * 1024));
           c.close();
         },
       }),
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    // Per run: two files of 200 KiB fit under 256 KiB each but not under 400 KiB together.
-    const half = Buffer.alloc(200 * 1024, 2);
+    // Per run: two files of 800 KiB fit under 1 MiB each but not under 1.5 MiB together.
+    const half = Buffer.alloc(800 * 1024, 2);
     expect((await uploadAttachment(api, t.projectId, runId, shots[0]!, half)).status).toBe(201);
-    const over = await uploadAttachment(api, t.projectId, runId, shots[1]!, Buffer.alloc(201 * 1024, 3));
+    const over = await uploadAttachment(api, t.projectId, runId, shots[1]!, Buffer.alloc(801 * 1024, 3));
     expect(over.status).toBe(413);
     expect(over.body.error.message).toMatch(/artifacts of a run|allowance/);
     const detail = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data;

@@ -62,10 +62,20 @@ function streamRequest(
       const status = res.statusCode ?? 502;
       const nullBody = status === 204 || status === 304;
       resolve(new Response(nullBody ? null : (Readable.toWeb(res) as unknown as ReadableStream), { status, headers: out }));
-      // The service answered (e.g. 413 or 404 before reading everything): stop sending the rest.
-      body.unpipe(req);
+      // The service answered before the whole body went (e.g. 413 or 404 at once): stop sending, close that
+      // request once its answer is read, and read the rest of the client's body into nothing so the client can
+      // finish sending and read the answer (a stalled upload ends in 408); REQUEST_TIMEOUT_MS bounds it.
+      if (!req.writableFinished) {
+        body.unpipe(req);
+        body.resume();
+        res.once('end', () => req.destroy());
+      }
     });
-    req.on('error', reject);
+    req.on('error', (err) => {
+      body.unpipe(req);
+      body.resume();
+      reject(err);
+    });
     body.on('error', (err) => req.destroy(err));
     body.pipe(req);
   });

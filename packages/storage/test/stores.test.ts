@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { startS3Server, type S3Server } from '@assay/testkit';
-import { FilesystemStore, ObjectTooLarge, S3Store, type ObjectStore } from '../src';
+import { FilesystemStore, ObjectTooLarge, type ObjectStore } from '../src';
+import { S3Store } from '../src/s3';
 
 jest.setTimeout(120000);
 

@@ -79,6 +79,8 @@ export const BROWSER_FIXTURE = path.join(__dirname, '..', 'fixtures', 'playwrigh
 export interface BrowserRun {
   dir: string;
   jsonPath: string;
+  /** Playwright's HTML report of the run (a folder with index.html). */
+  htmlDir: string;
   json: any;
   /** Every attachment with a file, with what an upload names it by (as the runs service reads the report). */
   attachments: { file: string; titlePath: string[]; projectName: string; retry: number; name: string; path: string; contentType: string }[];
@@ -88,7 +90,7 @@ let browserRun: Promise<BrowserRun> | undefined;
 
 /**
  * A real `@playwright/test` run in Debian's Chromium with `screenshot`, `video` and `trace` on (once per jest
- * worker): two tests, one failing.
+ * worker): two tests, one failing; JSON and HTML reports.
  */
 export function realBrowserRun(): Promise<BrowserRun> {
   browserRun ??= (async () => {
@@ -100,16 +102,22 @@ export function realBrowserRun(): Promise<BrowserRun> {
       PLAYWRIGHT_JSON_OUTPUT_NAME: jsonPath,
       PLAYWRIGHT_BROWSERS_PATH: path.join(__dirname, '..', '..', '..', '.cache', 'ms-playwright'),
       ASSAY_PW_OUTPUT_DIR: path.join(dir, 'test-results'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'playwright-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
       CI: '1',
       FORCE_COLOR: '0',
     };
     try {
-      execFileSync(process.execPath, [CLI, 'test', '--config', path.join(BROWSER_FIXTURE, 'playwright.config.ts'), '--reporter=json'], {
-        cwd: BROWSER_FIXTURE,
-        env,
-        stdio: 'pipe',
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      execFileSync(
+        process.execPath,
+        [CLI, 'test', '--config', path.join(BROWSER_FIXTURE, 'playwright.config.ts'), '--reporter=json,html'],
+        {
+          cwd: BROWSER_FIXTURE,
+          env,
+          stdio: 'pipe',
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
     } catch (err) {
       if ((err as { status?: number }).status !== 1 || !fs.existsSync(jsonPath)) throw err;
     }
@@ -134,7 +142,7 @@ export function realBrowserRun(): Promise<BrowserRun> {
     };
     // A top-level suite is the file: its title is not part of the title path.
     for (const s of json.suites) walk(s, []);
-    return { dir, jsonPath, json, attachments };
+    return { dir, jsonPath, htmlDir: path.join(dir, 'playwright-report'), json, attachments };
   })();
   return browserRun;
 }

@@ -159,6 +159,9 @@ const DetailSections = Type.Object({
           storedBytes: Type.Integer({ description: "bytes of the run's stored artifacts" }),
           items: Type.Array(Free, { description: 'each attachment with caseId, title, retry and its stored `artifact` (or null)' }),
           files: Type.Array(Free, { description: 'run-level files, e.g. an uploaded HTML report, each an Artifact with its upload path' }),
+          htmlReport: Nullable(
+            Type.String({ description: 'signed URL of the uploaded HTML report (tdpw --upload-html), served sandboxed' }),
+          ),
         }),
         Type.Null(),
       ],

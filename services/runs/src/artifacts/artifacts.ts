@@ -41,6 +41,8 @@ const UNCLAIMED_GRACE_MS = DAY_MS;
 /** The blob path prefix of compatibility uploads, under the gateway's `/api/storage`. */
 export const UPLOADS_SEGMENT = 'uploads';
 
+/** A blob's URL under a compatibility upload: its upload id and path. */
+const UPLOAD_URL = /\/api\/storage\/uploads\/([0-9a-f]{24})\/([^?#]+)/;
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'video/webm', 'video/mp4', 'video/ogg']);
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,127}$/;
 const BLOB_PATH = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}(\/[A-Za-z0-9_][A-Za-z0-9._-]{0,199}){0,15}$/;
@@ -262,12 +264,16 @@ export class Artifacts {
   async linkUploads(projectId: string, runId: string): Promise<number> {
     const { pool } = this.w;
     const paths = await uploadedAttachmentPaths(pool, runId);
-    if (paths.length === 0) return 0;
-    const expiresAt = await this.expiryFor(projectId);
     const uploads = new Set<string>();
+    // The HTML report the metadata names (tdpw --upload-html) brings its upload too.
+    const { rows } = await pool.query(`SELECT extra->>'htmlReportUrl' AS html FROM runs WHERE id = $1`, [runId]);
+    const html = UPLOAD_URL.exec(rows[0]?.html ?? '');
+    if (html) uploads.add(html[1]!);
+    if (paths.length === 0 && uploads.size === 0) return 0;
+    const expiresAt = await this.expiryFor(projectId);
     let linked = 0;
     for (const p of paths) {
-      const m = /\/api\/storage\/uploads\/([0-9a-f]{24})\/([^?#]+)/.exec(p.path);
+      const m = UPLOAD_URL.exec(p.path);
       if (!m) continue;
       const blobPath = decodeURIComponent(m[2]!);
       const ok = await claimStagedBlob(pool, {

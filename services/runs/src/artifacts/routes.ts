@@ -62,11 +62,11 @@ export async function artifactRoutes(app: FastifyInstance, w: Wiring): Promise<v
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    scope.setErrorHandler((err, request, reply) => {
+    scope.setErrorHandler((err, _request, reply) => {
       const appErr = isAppError(err) ? err : (fromDatabaseError(err) ?? fromConnectError(err));
       if (appErr.reason === 'INTERNAL_ERROR') w.logger.error({ err }, 'artifact request failed');
-      // An upload refused before its body was read: drop the rest rather than reading gigabytes into nothing.
-      if (request.body && !(request.body as Readable).readableEnded) reply.header('Connection', 'close');
+      // An upload refused before its body was read: Node reads the rest into nothing, so the gateway, still
+      // sending, gets this answer instead of a reset (it then stops: the gateway bounds what it sends).
       reply
         .code(appErr.httpStatus)
         .headers(appErr.headers ?? {})

@@ -134,6 +134,7 @@ export function testRunHandlers(w: Wiring): Rpcs {
                   };
                 }),
                 files,
+                htmlReport: files.find((f) => f.path === 'html/index.html')?.url ?? null,
               };
       }
       return { run: toSnapshot(run, links, w.clock()), detail: structOf(detail) };

@@ -260,6 +260,9 @@ export function normalizeMetadata(v: Json, path = 'body.metadata'): NormMetadata
     const value = k === 'system' ? m.system : git[k];
     if (value !== undefined) extra[k] = value;
   }
+  // tdpw --upload-html: the URL of the HTML report it uploaded (its files are linked to the run).
+  const html = isObj(m.azureUpload) ? m.azureUpload.url : undefined;
+  if (typeof html === 'string' && isHttpUrl(html) && html.length <= 2000) extra.htmlReportUrl = html;
   return {
     branch: optStr(git.branch, `${path}.git.branch`) ?? optStr(m.branch, `${path}.branch`) ?? '',
     environment: env === 'unknown' ? '' : env,
