@@ -16,7 +16,7 @@ import { DownloadQuery, StorageTokenSchema } from '@assay/contracts/runs/artifac
 import { documentErrorResponses } from '../plugins/app/error-responses';
 import { sendError } from '../plugins/app/errors';
 import { fetchFromService, jsonOf, relayStream } from './service-http';
-import { streamToService, type IngestOptions } from './ingest';
+import { rawBodies, streamToService, type IngestOptions } from './ingest';
 import { typed } from './typed';
 
 export const ARTIFACT_HEADERS = [
@@ -49,8 +49,7 @@ const sendJson = (reply: FastifyReply, status: number, body: unknown) =>
   reply.code(status).type('application/json; charset=utf-8').send(body);
 
 export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptions) {
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  rawBodies(fastify);
   fastify.addHook('onRoute', documentErrorResponses);
   const app = typed(fastify);
   const runsHttp = () => app.services.runsHttpUrl;
