@@ -342,6 +342,29 @@ describe.each(targets)('artifacts with $name', (target) => {
     expect((await put(`${d.containerUrl}/${d.blobPath}/../x.png?${d.sasToken}`)).status).toBeGreaterThanOrEqual(400);
     // No token without the upload key.
     expect((await api.request('POST', '/api/storage/token', { body: {}, authorization: null })).status).toBe(401);
+
+    // Another project's report naming this upload's blob does not get it.
+    const other = await target.admin().tenant('owner');
+    const otherKey = await target.admin().apiKey(other.projectId);
+    const report = JSON.parse(JSON.stringify(pw.json));
+    const firstResult = report.suites[0].suites[0].specs[0].tests[0].results[0];
+    firstResult.attachments = [
+      { name: 'screenshot', contentType: 'image/png', path: `${d.containerUrl}/${d.blobPath}/json/attachments/a.png` },
+    ];
+    const posted = await api.request('POST', '/api/reports/playwright', {
+      rawBody: JSON.stringify(report),
+      headers: { 'content-type': 'application/json', 'x-api-key': otherKey.uploadKey },
+      authorization: null,
+    });
+    expect(posted.body.success).toBe(true);
+    const otherApi = target.api(other.token);
+    const otherCases = (
+      await otherApi.get(`/api/v1/public/${other.projectId}/test-runs/${posted.body.data.testRunId}/test-cases?limit=100`)
+    ).body.data;
+    const shots = [];
+    for (const c of otherCases)
+      shots.push(...(await otherApi.get(`/api/v1/public/${other.projectId}/test-cases/${c.id}`)).body.data.overview.attachments);
+    expect(shots.find((a: any) => a.path.endsWith('/json/attachments/a.png'))).toMatchObject({ artifact: null });
   });
 });
 
