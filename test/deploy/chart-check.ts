@@ -77,7 +77,14 @@ const DEV_INSTANCES = ['postgresql', 'redis', 'kafka', 's3'];
 /** Read by the Node.js runtime itself, not by a settings schema; allowed in any container. */
 export const RUNTIME_ENV = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TZ', 'UV_THREADPOOL_SIZE'];
 /** Settings that carry credentials: they must come from a Secret, never from a ConfigMap or a literal. */
-export const SECRET_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_AUTH_TOKEN', 'SECRETS_KEY'];
+export const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'INTERNAL_AUTH_TOKEN',
+  'SECRETS_KEY',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+];
 /**
  * Who may call each service (INTERNAL_CALLERS), by process name: the code's one list. `admin` is the admin
  * CLI's credential; the CLI runs in the ADMIN_CLI_HOST pods (`kubectl exec`), so on the network it is them.
@@ -197,7 +204,7 @@ export function checkRender(r: Render): CheckResult {
 
   for (const o of [...byKind('Deployment'), ...byKind('Job')]) {
     const where = `${o.kind}/${o.metadata.name}`;
-    // dev.enabled's PostgreSQL, Redis, Kafka and S3 server run official images with their own settings.
+    // dev.enabled's PostgreSQL, Redis and Kafka run official images with their own settings.
     if (
       o.kind === 'Deployment' &&
       r.values.dev?.enabled &&
@@ -232,7 +239,7 @@ export function checkRender(r: Render): CheckResult {
       const ports = checkPorts(container, spec, loaded, at, problems);
       checkProbes(container, spec, loaded, ports, at, problems);
     }
-    if (loaded) checkServiceUrls(r, loaded, processName, at, problems);
+    if (loaded) checkServiceUrls(r, o, loaded, processName, at, problems);
   }
   checkServices(r, problems);
   checkCredentials(r, workloads, problems);
@@ -530,9 +537,10 @@ function deploymentsSelectedBy(r: Render, svc: K8sObject): K8sObject[] {
 /**
  * Settings that point at an in-cluster Service (`http://<service>.<namespace>.svc:<port>`) reach the
  * component the name says (IDENTITY_URL: identity; RUNS_URL: runs, ...) on the right port: the RPC
- * port, or the internal HTTP port for `*_HTTP_URL`.
+ * port, or the internal HTTP port for `*_HTTP_URL`. A URL of a dev.enabled instance (S3_ENDPOINT: the dev S3
+ * server) reaches a port its container declares, and the NetworkPolicies let the workload through to it.
  */
-function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: string, at: string, problems: string[]): void {
+function checkServiceUrls(r: Render, o: K8sObject, loaded: Record<string, unknown>, process: string, at: string, problems: string[]): void {
   for (const [name, value] of Object.entries(loaded)) {
     if (typeof value !== 'string' || !/^https?:\/\//.test(value)) continue;
     const url = new URL(value);
@@ -563,8 +571,10 @@ function checkServiceUrls(r: Render, loaded: Record<string, unknown>, process: s
       );
       continue;
     }
-    // A dev instance (dev.enabled's S3 server) is no Assay process: reaching one of its container ports is enough.
-    if (!calleeSpec && r.values.dev?.enabled && DEV_INSTANCES.includes(callee)) continue;
+    if (!calleeSpec && r.values.dev?.enabled && DEV_INSTANCES.includes(callee)) {
+      checkReachesDevInstance(r, o, target, cp, `${at}: ${name}=${value}`, problems);
+      continue;
+    }
     const setting = calleeSpec?.ports[cp.name];
     const stem = name.replace(/_HTTP_URL$|_URL$/, '');
     const expectedCallee = stem.toLowerCase().replace(/_/g, '-');
@@ -687,6 +697,40 @@ function checkCallers(r: Render, workloads: Workload[], problems: string[]): voi
       }
     }
   }
+}
+
+/**
+ * The network lets a workload reach a dev instance's port: when the chart renders NetworkPolicies, the
+ * instance's admit the workload's pods on that port and the workload's own let it out to the instance.
+ */
+function checkReachesDevInstance(
+  r: Render,
+  from: K8sObject,
+  instance: K8sObject,
+  port: { name?: string; containerPort: number },
+  at: string,
+  problems: string[],
+): void {
+  const policies = r.objects.filter((x) => x.kind === 'NetworkPolicy');
+  if (policies.length === 0) return;
+  const labelsOf = (d: K8sObject): Record<string, string> => d.spec.template.metadata.labels ?? {};
+  const policiesOf = (d: K8sObject) => policies.filter((p) => selects(p.spec.podSelector?.matchLabels, labelsOf(d)));
+  // podSelector-only peers (this namespace's pods); an absent or empty peer list is any peer.
+  const peersInclude = (peers: any[] | undefined, d: K8sObject) =>
+    !peers ||
+    peers.length === 0 ||
+    peers.some(
+      (peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock && selects(peer.podSelector.matchLabels, labelsOf(d)),
+    );
+  const component = instance.metadata.labels?.['app.kubernetes.io/component'] ?? instance.metadata.name;
+  const admitted = policiesOf(instance)
+    .flatMap((p) => p.spec.ingress ?? [])
+    .some((rule: any) => coversPort(rule.ports, port) && peersInclude(rule.from, from));
+  if (!admitted) problems.push(`${at}: the NetworkPolicy of ${component} does not admit it on port ${port.containerPort}`);
+  const out = policiesOf(from)
+    .flatMap((p) => p.spec.egress ?? [])
+    .some((rule: any) => coversPort(rule.ports, port) && peersInclude(rule.to, instance));
+  if (!out) problems.push(`${at}: its NetworkPolicy does not let it reach ${component} on port ${port.containerPort}`);
 }
 
 const selects = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>

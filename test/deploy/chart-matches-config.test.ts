@@ -58,6 +58,56 @@ describe.each(sets)('chart rendered with $label', (set) => {
   });
 });
 
+describe('artifact storage', () => {
+  const container = (r: Render, name: string) =>
+    r.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!.spec.template.spec.containers[0];
+  const secretRef = (c: any, env: string) => c.env?.find((e: any) => e.name === env)?.valueFrom?.secretKeyRef;
+  const objectStorageEgress = (r: Render) =>
+    r.objects
+      .filter((o) => o.kind === 'NetworkPolicy')
+      .filter((np) => (np.spec.egress ?? []).some((rule: any) => (rule.ports ?? []).some((p: any) => p.port === 443)))
+      .map((np) => np.metadata.name);
+
+  it('defaults: S3 without keys (the SDK default chain), and only runs may reach the object storage', () => {
+    const r = render({ label: 'default values' });
+    const runs = checkRender(r).workloads.find((w) => w.object.kind === 'Deployment' && w.process === 'runs')!;
+    expect(runs.env).toMatchObject({ ARTIFACT_STORAGE: 's3', S3_BUCKET: 'assay-artifacts', S3_FORCE_PATH_STYLE: 'true' });
+    expect(runs.env.S3_ENDPOINT).toBeUndefined();
+    expect(runs.env.S3_CREATE_BUCKET).toBeUndefined();
+    expect(runs.env.S3_ACCESS_KEY_ID).toBeUndefined();
+    expect(runs.env.S3_SECRET_ACCESS_KEY).toBeUndefined();
+    expect(objectStorageEgress(r)).toEqual(['assay-runs']);
+  });
+
+  it('dev: runs reaches the in-cluster S3 server with the root credentials it runs with (one Secret, the same keys)', () => {
+    const r = render(valuesSets().find((s) => s.file?.endsWith('values-dev.yaml'))!);
+    const runs = container(r, 'assay-runs');
+    const s3 = container(r, 'assay-s3');
+    expect(secretRef(runs, 'S3_ACCESS_KEY_ID')).toEqual(secretRef(s3, 'ROOT_ACCESS_KEY_ID'));
+    expect(secretRef(runs, 'S3_SECRET_ACCESS_KEY')).toEqual(secretRef(s3, 'ROOT_SECRET_ACCESS_KEY'));
+    const w = checkRender(r).workloads.find((x) => x.object.kind === 'Deployment' && x.process === 'runs')!;
+    expect(w.env).toMatchObject({ S3_ENDPOINT: 'http://assay-s3.assay.svc:7070', S3_CREATE_BUCKET: 'true', S3_FORCE_PATH_STYLE: 'true' });
+    expect(w.env.S3_ACCESS_KEY_ID).toMatch(/^assay[a-z0-9]{16}$/);
+    expect(objectStorageEgress(r)).toEqual([]);
+  });
+
+  it('the checker catches runs shut out of the dev S3 server (its egress, or the server admitting another component)', () => {
+    const r = render(valuesSets().find((s) => s.file?.endsWith('values-dev.yaml'))!);
+    const np = (name: string) => r.objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)!;
+    np('assay-runs').spec.egress = np('assay-runs').spec.egress.filter((rule: any) => rule.ports?.[0]?.port !== 7070);
+    np('assay-s3').spec.ingress[0].from[0].podSelector.matchLabels['app.kubernetes.io/component'] = 'webhooks';
+    expect(checkRender(r).problems).toEqual([
+      'Deployment/assay-runs (runs): S3_ENDPOINT=http://assay-s3.assay.svc:7070: the NetworkPolicy of s3 does not admit it on port 7070',
+      'Deployment/assay-runs (runs): S3_ENDPOINT=http://assay-s3.assay.svc:7070: its NetworkPolicy does not let it reach s3 on port 7070',
+    ]);
+  });
+
+  it('the checker catches an S3 key in a ConfigMap (runs.config.S3_SECRET_ACCESS_KEY)', () => {
+    const problems = checkRender(render({ label: 'default values', set: ['runs.config.S3_SECRET_ACCESS_KEY=plain'] })).problems;
+    expect(problems).toContain('Deployment/assay-runs (runs): ConfigMap "assay-runs" holds the credential S3_SECRET_ACCESS_KEY');
+  });
+});
+
 it('the chart deploys every service of the code, and the checks know every caller graph entry', () => {
   // A service added to packages/testkit/src/topology.ts must be added to PROCESSES here (and to the chart).
   expect(Object.keys(CALLERS).sort()).toEqual(
