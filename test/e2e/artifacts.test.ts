@@ -461,3 +461,20 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
     expect((await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '0')).code).not.toBe(0);
   });
 });
+
+describe("Playwright's trace viewer at /trace/", () => {
+  it('serves the viewer under its own CSP; a missing file is 404 and a write 405', async () => {
+    const api = testApi();
+    const at = (p: string) => `${testSystem().gatewayUrl}${p}`;
+    const page = await api.request('GET', at('/trace/index.html'), { authorization: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('Playwright Trace Viewer');
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+    expect((await api.request('GET', at('/trace/sw.bundle.js'), { authorization: null })).status).toBe(200);
+    const missing = await api.request('GET', at('/trace/no-such-file.js'), { authorization: null });
+    expect([missing.status, missing.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await api.request('GET', at('/assets/no-such-file.js'), { authorization: null })).status).toBe(404);
+    expect((await api.request('POST', at('/trace/index.html'), { authorization: null, body: {} })).status).toBe(405);
+  });
+});

@@ -119,8 +119,9 @@ export default fp(
     const routeMiss = (request: FastifyRequest): AppError => {
       const path = request.url.split('?')[0] ?? '/';
       const match = paths.find('GET', path);
-      if (match) {
-        const allowed = [...(methodsByPath.get((match.store as { url: string }).url) ?? [])];
+      const allowed = match ? [...(methodsByPath.get((match.store as { url: string }).url) ?? [])] : [];
+      // A wildcard route (static files: /assets/*, /trace/*) that has no such file is a miss, not a wrong method.
+      if (match && !allowed.includes(request.method)) {
         return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
           headers: { Allow: allowed.join(', ') },
         });
