@@ -61,6 +61,8 @@ function folderBytes(dir: string): number {
 
 interface Target {
   name: string;
+  /** Where the store keeps a project's objects as files (the filesystem adapter's folder, versitygw's bucket folder). */
+  objectsDir: (projectId: string) => string;
   gatewayUrl: string;
   admin: () => Admin;
   api: (token?: string) => Api;
@@ -98,6 +100,7 @@ afterAll(async () => {
 const targets: Target[] = [
   {
     name: 'filesystem storage',
+    objectsDir: (p) => path.join(testSystem().logDir, 'artifacts', 'projects', p, 'artifacts'),
     gatewayUrl: '',
     admin: () => testAdmin(),
     api: (t) => testApi(t),
@@ -105,6 +108,7 @@ const targets: Target[] = [
   },
   {
     name: 'S3 storage (versitygw)',
+    objectsDir: (p) => path.join(s3.dir, s3.bucket, 'projects', p, 'artifacts'),
     gatewayUrl: '',
     admin: () => priv.admin,
     api: (t) => priv.api(t),
@@ -201,6 +205,24 @@ describe.each(targets)('artifacts with $name', (target) => {
     const total = pw.attachments.reduce((n, a) => n + fs.statSync(a.path).size, 0);
     expect(detail.artifacts.storedBytes).toBe(total);
     expect(detail.artifacts.items.filter((i: any) => i.artifact).length).toBe(pw.attachments.length);
+  });
+
+  it('replaces an attachment uploaded again: same artifact, new bytes, the run total counts it once', async () => {
+    const api = target.api(t.token);
+    const shot = pw.attachments.find((a) => a.name === 'screenshot')!;
+    const original = fs.readFileSync(shot.path);
+    const before = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data.artifacts.storedBytes;
+    const first = (await listedAttachments(api, t.projectId, runId)).get(shot.path).artifact;
+    const other = Buffer.concat([original, Buffer.from('-edited')]);
+    const again = await uploadAttachment(api, t.projectId, runId, shot, other);
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ id: first.id, size: other.length, sha256: sha(other) });
+    expect(sha((await fetchBytes(again.body.data.url)).body)).toBe(sha(other));
+    const after = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data.artifacts.storedBytes;
+    expect(after - before).toBe(other.length - original.length);
+    // Back to the original bytes for the tests below; the replaced objects are gone from the store.
+    expect((await uploadAttachment(api, t.projectId, runId, shot, original)).body.data.sha256).toBe(sha(original));
+    expect(fs.readdirSync(target.objectsDir(t.projectId))).toHaveLength(pw.attachments.length);
   });
 
   it('serves a byte range (video seeking) and the same bytes to an authenticated caller of the project only', async () => {

@@ -163,9 +163,9 @@ export class Artifacts {
     const key = this.keyFor(projectId, id);
     const stored = await this.putObject(key, body, contentType, fileMax, what);
     const expiresAt = await this.expiryFor(projectId);
-    let old: string | undefined;
+    let saved: { id: string; oldKey?: string };
     try {
-      old = await withTransaction(pool, async (c) => {
+      saved = await withTransaction(pool, async (c) => {
         // Concurrent uploads into one run: the total is checked again under the run's row lock.
         await c.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [run.id]);
         const replaced = await upsertAttachmentArtifact(c, {
@@ -191,9 +191,8 @@ export class Artifacts {
       await this.discard([key]);
       throw err;
     }
-    await this.discard([old]);
-    const row = (await findArtifact(pool, id)) ?? (await artifactsOfResult(pool, resultId)).find((a) => a.storageKey === key)!;
-    return this.json(row);
+    await this.discard([saved.oldKey]);
+    return this.json((await findArtifact(pool, saved.id))!);
   }
 
   // ---- compatibility uploads --------------------------------------------------------------------------------

@@ -42,13 +42,15 @@ const toRow = (r: any): ArtifactRow => ({
 export type NewArtifact = Omit<ArtifactRow, 'createdAt'>;
 
 /**
- * Stores the row of an attachment's object; a re-upload of the same attachment replaces the row. Answers the
- * storage key the row had before (its object is now garbage), if any.
+ * Stores the row of an attachment's object; a re-upload of the same attachment replaces the row (which keeps its
+ * id). Answers the row's id and the storage key it had before (its object is now garbage), if any: `old` reads
+ * the statement's snapshot, before the upsert (a FOR UPDATE there would skip the row the upsert changes and
+ * answer nothing). The caller holds the run's row lock, so two uploads of one attachment do not interleave.
  */
-export async function upsertAttachmentArtifact(db: Queryable, a: NewArtifact): Promise<string | undefined> {
+export async function upsertAttachmentArtifact(db: Queryable, a: NewArtifact): Promise<{ id: string; oldKey?: string }> {
   const { rows } = await db.query(
     `WITH old AS (
-       SELECT storage_key FROM artifacts WHERE result_id = $4 AND retry = $5 AND name = $6 AND source_path = $7 FOR UPDATE
+       SELECT storage_key FROM artifacts WHERE result_id = $4 AND retry = $5 AND name = $6 AND source_path = $7
      ), up AS (
        INSERT INTO artifacts (id, project_id, run_id, result_id, retry, name, source_path, file_name, content_type, size_bytes,
                               sha256, storage_key, expires_at)
@@ -58,7 +60,7 @@ export async function upsertAttachmentArtifact(db: Queryable, a: NewArtifact): P
              sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, expires_at = EXCLUDED.expires_at, created_at = now()
        RETURNING id
      )
-     SELECT (SELECT storage_key FROM old) AS old_key FROM up`,
+     SELECT up.id, (SELECT storage_key FROM old) AS old_key FROM up`,
     [
       a.id,
       a.projectId,
@@ -75,7 +77,7 @@ export async function upsertAttachmentArtifact(db: Queryable, a: NewArtifact): P
       a.expiresAt,
     ],
   );
-  return rows[0]?.old_key ?? undefined;
+  return { id: rows[0].id, oldKey: rows[0].old_key ?? undefined };
 }
 
 export async function findArtifact(db: Queryable, id: string): Promise<ArtifactRow | undefined> {
@@ -173,7 +175,7 @@ export async function upsertStagedBlob(
 ): Promise<string | undefined> {
   const { rows } = await db.query(
     `WITH old AS (
-       SELECT storage_key FROM artifacts WHERE upload_id = $1 AND blob_path = $2 FOR UPDATE
+       SELECT storage_key FROM artifacts WHERE upload_id = $1 AND blob_path = $2
      ), up AS (
        INSERT INTO artifacts (id, project_id, name, file_name, content_type, size_bytes, sha256, storage_key, expires_at, upload_id, blob_path)
        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11, $1, $2)
