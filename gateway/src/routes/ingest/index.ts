@@ -129,27 +129,20 @@ function relay(reply: FastifyReply, f: Forwarded, okStatus?: number) {
   return reply.code(okStatus ?? f.status).send({ success: true, data: f.body });
 }
 
-/** Beyond this much unread body an early answer closes the connection rather than read the rest. */
-const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
-
 /**
  * Bodies stay unread: they stream to the service. An answer given before the whole body arrived (a 413, the
  * service's 404) must not leave the rest in the connection, where the client's next request would be read
- * after it (it then ended in 408): the rest is read into nothing, or, when more than 64 MiB are declared, the
- * connection is closed after the answer.
+ * after it (it then ended in 408): the rest is read into nothing, as Node does itself for a body nobody began
+ * to read (closing instead would cut the client off mid-send, before it reads the answer).
  */
 export function rawBodies(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', async (request) => {
     const raw = request.raw;
     if (raw.complete || raw.readableEnded) return;
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) reply.header('connection', 'close');
-    else {
-      raw.unpipe();
-      raw.resume();
-    }
+    raw.unpipe();
+    raw.resume();
   });
 }
 
