@@ -121,6 +121,16 @@ async function fetchBytes(url: string, init?: RequestInit) {
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 }
 
+/** Ingests the real run's JSON report into the project; answers the run id. */
+async function ingestRun(api: Api, projectId: string): Promise<string> {
+  const res = await api.request('POST', `/api/v1/ingest/${projectId}/playwright`, {
+    rawBody: fs.readFileSync(pw.jsonPath),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data.runId as string;
+}
+
 /** Uploads one attachment's file through the ingestion API. */
 function uploadAttachment(
   api: Api,
@@ -159,12 +169,7 @@ describe.each(targets)('artifacts with $name', (target) => {
 
   it('uploads every attachment of a real Playwright run through the ingestion API; the reads list them; downloads are byte-identical', async () => {
     const api = target.api(t.token);
-    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-      rawBody: fs.readFileSync(pw.jsonPath),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(ingested.status).toBe(201);
-    runId = ingested.body.data.runId;
+    runId = await ingestRun(api, t.projectId);
     expect(pw.attachments.map((a) => a.name).sort()).toEqual(expect.arrayContaining(['screenshot', 'trace', 'video']));
 
     for (const a of pw.attachments) {
@@ -394,11 +399,7 @@ describe('artifact limits (S3 system: 1 MiB per file, 1.5 MiB per run)', () => {
   it('answers 413 over the per-file limit (declared or streamed) and over the per-run limit, storing nothing', async () => {
     const t = await priv.admin.tenant('owner');
     const api = priv.api(t.token);
-    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-      rawBody: fs.readFileSync(pw.jsonPath),
-      headers: { 'content-type': 'application/json' },
-    });
-    const runId = ingested.body.data.runId;
+    const runId = await ingestRun(api, t.projectId);
     const shots = pw.attachments.filter((a) => a.name === 'screenshot');
     const big = Buffer.alloc(SMALL_FILE_LIMIT + 1, 1);
     const declared = await uploadAttachment(api, t.projectId, runId, shots[0]!, big);
@@ -437,11 +438,7 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
   it('shows storage in the CLI and the usage endpoint; a shorter retention expires old artifacts and the sweeper frees their space', async () => {
     const t = await priv.admin.tenant('owner');
     const api = priv.api(t.token);
-    const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-      rawBody: fs.readFileSync(pw.jsonPath),
-      headers: { 'content-type': 'application/json' },
-    });
-    const runId = ingested.body.data.runId;
+    const runId = await ingestRun(api, t.projectId);
     for (const a of pw.attachments) expect((await uploadAttachment(api, t.projectId, runId, a, fs.readFileSync(a.path))).status).toBe(201);
     const total = pw.attachments.reduce((n, a) => n + fs.statSync(a.path).size, 0);
     const projectDir = path.join(s3.dir, s3.bucket, 'projects', t.projectId);

@@ -139,6 +139,19 @@ test('a result shows its screenshot, plays its video and opens its trace in the 
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.error === null && (v.currentTime > 0 || v.ended))).toBe(true);
   await expectAccessible(page);
 
+  // The signed-in session downloads it by the authenticated route too (CONTRACT §10: session-authorised); a
+  // session of another organization does not.
+  const stored = (await api(t.token).get(`/${t.projectId}/test-cases/${caseId}`)).body.data.overview.attachments[0].artifact;
+  const own = await page.request.get(`/api/v1/public/${t.projectId}/artifacts/${stored.id}`);
+  expect([own.status(), own.headers()['x-content-type-options']]).toEqual([200, 'nosniff']);
+  expect((await own.body()).length).toBe(stored.size);
+  const stranger = await tenant('owner');
+  const otherContext = await browser.newContext();
+  const otherPage = await otherContext.newPage();
+  await signIn(otherPage, stranger.userId);
+  expect((await otherPage.request.get(`/api/v1/public/${t.projectId}/artifacts/${stored.id}`)).status()).toBe(404);
+  await otherContext.close();
+
   // One click opens the trace in Playwright's trace viewer, which shows the session's actions.
   const [viewer] = await Promise.all([
     page.waitForEvent('popup'),
