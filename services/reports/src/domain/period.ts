@@ -72,9 +72,3 @@ export function slug(name: string): string {
 export function reportFileName(projectName: string, projectId: string, p: Period): string {
   return `assay-${slug(projectName) || projectId}-${p.fromDate}_${p.untilDate}.pdf`;
 }
-
-/** `Content-Disposition` of a download: an ASCII `filename` and the RFC 5987 `filename*`. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}

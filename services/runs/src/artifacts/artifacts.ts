@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import contentDisposition from 'content-disposition';
 import type { Readable } from 'node:stream';
 import { AppError, notFound, validation } from '@assay/errors';
 import { newId, withTransaction } from '@assay/db';
@@ -57,13 +58,6 @@ export const HTML_CSP =
 export function cleanContentType(v: string | undefined): string | undefined {
   const t = (v ?? '').split(';')[0]!.trim().toLowerCase();
   return CONTENT_TYPE.test(t) ? t : undefined;
-}
-
-/** `attachment; filename="..."` (ASCII fallback) plus the UTF-8 name (RFC 6266 / 5987). */
-export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_').slice(0, 200) || 'download';
-  const utf8 = encodeURIComponent(fileName.slice(0, 200)).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 /** The identity of one attachment of one attempt, as an upload names it (the report's own fields). */
@@ -359,7 +353,9 @@ export class Artifacts {
     const headers: Record<string, string> = {
       'Content-Type': html ? 'text/html; charset=utf-8' : row.contentType,
       'Content-Length': String(r ? r.end - r.start + 1 : row.sizeBytes),
-      'Content-Disposition': contentDisposition(INLINE_TYPES.has(row.contentType) || html ? 'inline' : 'attachment', row.fileName),
+      'Content-Disposition': contentDisposition(row.fileName.slice(0, 200), {
+        type: INLINE_TYPES.has(row.contentType) || html ? 'inline' : 'attachment',
+      }),
       'Content-Security-Policy': html ? HTML_CSP : ARTIFACT_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'private, max-age=300',
