@@ -18,6 +18,32 @@ export interface RealReport {
   junit: string;
 }
 
+/**
+ * Runs the Playwright CLI on a fixture project with `reporters` and extra environment. Exit code 1 (some tests
+ * failed) is the point of the fixtures; anything else, or no JSON report, is a broken fixture.
+ */
+function runPlaywright(fixture: string, reporters: string, jsonPath: string, extraEnv: NodeJS.ProcessEnv): void {
+  // Playwright refuses to run inside a jest worker: hide the worker's marker from it.
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JEST'))),
+    JEST_WORKER_ID: '',
+    PLAYWRIGHT_JSON_OUTPUT_NAME: jsonPath,
+    CI: '1',
+    FORCE_COLOR: '0',
+    ...extraEnv,
+  };
+  try {
+    execFileSync(process.execPath, [CLI, 'test', '--config', path.join(fixture, 'playwright.config.ts'), `--reporter=${reporters}`], {
+      cwd: fixture,
+      env,
+      stdio: 'pipe',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (err) {
+    if ((err as { status?: number }).status !== 1 || !fs.existsSync(jsonPath)) throw err;
+  }
+}
+
 let cached: Promise<RealReport> | undefined;
 
 export function realPlaywrightReport(): Promise<RealReport> {
@@ -25,30 +51,7 @@ export function realPlaywrightReport(): Promise<RealReport> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-pw-'));
     const jsonPath = path.join(dir, 'report.json');
     const junitPath = path.join(dir, 'junit.xml');
-    // Playwright refuses to run inside a jest worker: hide the worker's marker from it.
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JEST'))),
-      JEST_WORKER_ID: '',
-      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonPath,
-      PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitPath,
-      CI: '1',
-      FORCE_COLOR: '0',
-    };
-    try {
-      execFileSync(
-        process.execPath,
-        [CLI, 'test', '--config', path.join(PLAYWRIGHT_FIXTURE, 'playwright.config.ts'), '--reporter=json,junit'],
-        {
-          cwd: PLAYWRIGHT_FIXTURE,
-          env,
-          stdio: 'pipe',
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      );
-    } catch (err) {
-      // Exit code 1 = some tests failed, which is the point; anything else is a broken fixture.
-      if ((err as { status?: number }).status !== 1 || !fs.existsSync(jsonPath)) throw err;
-    }
+    runPlaywright(PLAYWRIGHT_FIXTURE, 'json,junit', jsonPath, { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitPath });
     return { dir, jsonPath, junitPath, json: JSON.parse(fs.readFileSync(jsonPath, 'utf8')), junit: fs.readFileSync(junitPath, 'utf8') };
   })();
   return cached;
@@ -96,31 +99,12 @@ export function realBrowserRun(): Promise<BrowserRun> {
   browserRun ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-pwb-'));
     const jsonPath = path.join(dir, 'report.json');
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JEST'))),
-      JEST_WORKER_ID: '',
-      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonPath,
+    runPlaywright(BROWSER_FIXTURE, 'json,html', jsonPath, {
       PLAYWRIGHT_BROWSERS_PATH: path.join(__dirname, '..', '..', '..', '.cache', 'ms-playwright'),
       ASSAY_PW_OUTPUT_DIR: path.join(dir, 'test-results'),
       PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'playwright-report'),
       PLAYWRIGHT_HTML_OPEN: 'never',
-      CI: '1',
-      FORCE_COLOR: '0',
-    };
-    try {
-      execFileSync(
-        process.execPath,
-        [CLI, 'test', '--config', path.join(BROWSER_FIXTURE, 'playwright.config.ts'), '--reporter=json,html'],
-        {
-          cwd: BROWSER_FIXTURE,
-          env,
-          stdio: 'pipe',
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      );
-    } catch (err) {
-      if ((err as { status?: number }).status !== 1 || !fs.existsSync(jsonPath)) throw err;
-    }
+    });
     const json = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
     const attachments: BrowserRun['attachments'] = [];
     const walk = (suite: any, titles: string[]) => {
