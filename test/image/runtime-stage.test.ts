@@ -22,12 +22,16 @@ import {
   credentialEnv,
   envForProcess,
   freePorts,
+  NODE_FLAGS,
   REPO_ROOT,
   testSystem,
   waitUntil,
 } from '@assay/testkit';
 
 const run = promisify(execFile);
+
+/** The image's CMD: each process here starts exactly as its container does. */
+const IMAGE_CMD: string[] = JSON.parse(/^CMD (\[.*\])$/m.exec(fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'))![1]!);
 const STAGE = path.join(REPO_ROOT, 'scripts', 'image', 'stage.sh');
 jest.setTimeout(180_000);
 
@@ -105,7 +109,7 @@ async function startFrom(dir: string, workspace: string, name: string, whileRead
     },
   );
   if (migrate !== 0) return { ready: false, exitCode: migrate, log };
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, IMAGE_CMD.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -130,6 +134,10 @@ async function startFrom(dir: string, workspace: string, name: string, whileRead
 }
 
 describe('each process starts from its runtime stage alone (NODE_ENV=production)', () => {
+  it("starts node with the test system's V8 flags (memory: service-kit memory.ts)", () => {
+    expect(IMAGE_CMD).toEqual(['node', ...NODE_FLAGS, 'dist/main.js']);
+  });
+
   it.each(PROCESSES)('$name: migrates, reaches readiness and stops cleanly', async ({ name, workspace }) => {
     const dir = await assemble(workspace);
     try {

@@ -4,8 +4,8 @@
  * blocking advisory lock so two replicas starting together never migrate at once.
  */
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import pg from 'pg';
-import { runner } from 'node-pg-migrate';
 import type { Logger } from '@assay/logger';
 import { AppError } from '@assay/errors';
 
@@ -101,6 +101,9 @@ export async function migrate(opts: MigrateOptions): Promise<string[]> {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`assay:migrate:${opts.schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
     const log = opts.logger.child({ component: 'migrate', schema: opts.schema });
+    // node-pg-migrate (148 modules) is loaded only by the processes that migrate, and only then (require, not
+    // import(): jest's CommonJS runtime refuses a dynamic import).
+    const { runner } = createRequire(__filename)('node-pg-migrate') as typeof import('node-pg-migrate');
     const applied = await runner({
       dbClient: client,
       dir: opts.dir,

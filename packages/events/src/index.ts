@@ -5,7 +5,8 @@
  * Consumer contract: a message's offset is committed only after its handler resolved. A handler that throws
  * makes the consumer back off and see the message again, so handlers must be idempotent.
  */
-import { Kafka, Partitioners, logLevel, type Consumer, type Producer, type Admin, type LogEntry } from 'kafkajs';
+import { createRequire } from 'node:module';
+import type { Kafka, Consumer, Producer, Admin, LogEntry } from 'kafkajs';
 import type { Logger } from '@assay/logger';
 
 export const Topics = {
@@ -63,7 +64,7 @@ export interface KafkaBusOptions {
   logger: Logger;
 }
 
-function kafkaLogCreator(logger: Logger) {
+function kafkaLogCreator(logger: Logger, logLevel: typeof import('kafkajs').logLevel) {
   const log = logger.child({ component: 'kafka' });
   return () =>
     ({ level, log: entry }: LogEntry) => {
@@ -85,15 +86,22 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
-  const kafka = new Kafka({
-    clientId: opts.clientId,
-    brokers: opts.brokers,
-    logLevel: logLevel.WARN,
-    logCreator: kafkaLogCreator(opts.logger),
-    connectionTimeout: 3000,
-    requestTimeout: 10000,
-    retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5000 },
-  });
+  // kafkajs (143 modules) is loaded by the first use: processes that never publish or consume (the gateway, a
+  // migration run) do not hold it in memory (require, not import(): jest's CommonJS runtime refuses the latter).
+  let client: Promise<{ kafka: Kafka; kafkajs: typeof import('kafkajs') }> | undefined;
+  const connect = () =>
+    (client ??= Promise.resolve(createRequire(__filename)('kafkajs') as typeof import('kafkajs')).then((kafkajs) => ({
+      kafkajs,
+      kafka: new kafkajs.Kafka({
+        clientId: opts.clientId,
+        brokers: opts.brokers,
+        logLevel: kafkajs.logLevel.WARN,
+        logCreator: kafkaLogCreator(opts.logger, kafkajs.logLevel),
+        connectionTimeout: 3000,
+        requestTimeout: 10000,
+        retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5000 },
+      }),
+    })));
   let admin: Admin | undefined;
   let adminConnecting: Promise<Admin> | undefined;
   const producers: Producer[] = [];
@@ -102,6 +110,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   async function getAdmin(): Promise<Admin> {
     if (admin) return admin;
     adminConnecting ??= (async () => {
+      const { kafka } = await connect();
       const a = kafka.admin({ retry: { retries: 0 } });
       try {
         await a.connect();
@@ -121,7 +130,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
 
   return {
     async publisher() {
-      const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: false, maxInFlightRequests: 1 });
+      const { kafka, kafkajs } = await connect();
+      const producer = kafka.producer({
+        createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
+        idempotent: false,
+        maxInFlightRequests: 1,
+      });
       await producer.connect();
       producers.push(producer);
       return {
@@ -140,20 +154,23 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     },
 
     consumer(copts) {
-      const consumer = kafka.consumer({
-        groupId: copts.groupId,
-        sessionTimeout: 10000,
-        heartbeatInterval: 1000,
-        retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
-      });
-      consumers.push(consumer);
+      let consumer: Consumer | undefined;
       let running = false;
       return {
         async start(handler) {
+          const { kafka } = await connect();
+          consumer = kafka.consumer({
+            groupId: copts.groupId,
+            sessionTimeout: 10000,
+            heartbeatInterval: 1000,
+            retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
+          });
+          consumers.push(consumer);
           await consumer.connect();
           await consumer.subscribe({ topics: copts.topics, fromBeginning: copts.fromBeginning ?? true });
+          const c = consumer;
           const joined = new Promise<void>((resolve) => {
-            const off = consumer.on(consumer.events.GROUP_JOIN, () => {
+            const off = c.on(c.events.GROUP_JOIN, () => {
               off();
               resolve();
             });
@@ -181,7 +198,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         async stop() {
           if (!running) return;
           running = false;
-          await consumer.disconnect();
+          await consumer?.disconnect();
         },
       };
     },

@@ -9,3 +9,4 @@ export * from './clock';
 export * from './paging';
 export * from './loop';
 export * from './consumer';
+export * from './memory';
