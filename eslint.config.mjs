@@ -17,6 +17,7 @@ export default tseslint.config(
       'coverage/**',
       'charts/**',
       'web/src/api/schema.d.ts',
+      'packages/client/src/schema.ts',
       'web/test-results/**',
       'web/playwright-report/**',
     ],
