@@ -16,7 +16,7 @@ export default tseslint.config(
       '.data/**',
       'coverage/**',
       'charts/**',
-      'web/src/api/schema.d.ts',
+      'packages/client/src/schema.ts',
       'web/test-results/**',
       'web/playwright-report/**',
     ],

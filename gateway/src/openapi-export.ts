@@ -1,7 +1,8 @@
 /**
  * Writes the OpenAPI document the gateway serves at /api/openapi.json to a file, without starting anything:
- * the app is built with clients that are never called and a Redis client that never connects. The web app's
- * typed client is generated from this file (`npm run build`), so its shapes cannot drift from the API.
+ * the app is built with clients that are never called and a Redis client that never connects. The typed client
+ * @assay/client (packages/client), which the web app uses too, is generated from this file (`npm run build`), so
+ * its shapes cannot drift from the API.
  *
  *   node gateway/dist/openapi-export.js OUT.json
  */

@@ -6,7 +6,7 @@
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
-import type { paths } from '../../api/schema';
+import type { paths } from '@assay/client';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';

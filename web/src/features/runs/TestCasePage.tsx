@@ -6,7 +6,7 @@
  */
 import { Link, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import type { paths } from '@assay/client';
 import { href, PAGES } from '../../app/paths';
 import { CopyButton } from '../../ui/CopyButton';
 import { Page } from '../../ui/Page';

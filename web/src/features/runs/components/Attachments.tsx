@@ -4,7 +4,7 @@
  * an hour; the page reads them again when it is revisited). An attachment whose bytes were never uploaded shows
  * the path its reporter gave.
  */
-import type { paths } from '../../../api/schema';
+import type { paths } from '@assay/client';
 import { formatBytes } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
 
