@@ -127,6 +127,20 @@ describe('help and version', () => {
     },
   );
 
+  it("the README's table of exit codes is the CLI's", () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Admin CLI'));
+    const rows = section
+      .slice(0, section.indexOf('\n\n', section.indexOf('| Exit code')))
+      .split('\n')
+      .filter((l) => /^\| \d/.test(l));
+    expect(rows.map((r) => Number(r.split('|')[1]))).toEqual(EXIT_CODES.map((e) => e.code));
+    for (const e of EXIT_CODES) {
+      const row = rows.find((r) => Number(r.split('|')[1]) === e.code)!;
+      for (const c of e.errorCodes.filter((x) => x !== '…')) expect(row).toContain(`\`${c}\``);
+    }
+  });
+
   it('assay --version prints the version of the package', async () => {
     const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8'));
     expect(await cli('--version')).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
