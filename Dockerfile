@@ -43,6 +43,8 @@ COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm --mount=type=bind,source=scripts/image/stage.sh,target=/tmp/stage.sh \
     bash /tmp/stage.sh install "$WORKSPACE" /app
 COPY --from=build /out/ ./
+# The identity image's /app/bin holds `assay`, the admin CLI (docs/deploy.md); in other images it is absent.
+ENV PATH=/app/bin:$PATH
 WORKDIR /app/$WORKSPACE
 USER node
 # The chart's container ports: services RPC_PORT 7000 (Connect/gRPC, h2c) and HTTP_PORT 9000 (/metrics,

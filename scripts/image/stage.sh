@@ -3,9 +3,10 @@
 # (test/image/runtime-stage.test.ts), so that what is tested is what the image holds:
 #
 #   stage.sh manifests SRC OUT          the lockfile and every workspace's package.json (the dependency layer's input)
-#   stage.sh install WORKSPACE DIR      production dependencies of WORKSPACE only, into DIR (holding the manifests)
+#   stage.sh install WORKSPACE DIR      production dependencies of WORKSPACE only, into DIR (holding the manifests);
+#                                       for identity also those of the admin CLI (packages/admin-cli)
 #   stage.sh artifacts WORKSPACE SRC OUT  package.json, dist/ and SQL migrations of WORKSPACE and of packages/*
-#                                       (and web/dist for the gateway)
+#                                       (and web/dist for the gateway; for identity OUT/bin/assay, the admin CLI)
 #
 # A process then starts as `node dist/main.js` in OUT/WORKSPACE with nothing else: no dev dependencies, nothing
 # hoisted from a development tree. A dependency a workspace imports but does not declare is missing there.
@@ -29,10 +30,16 @@ manifests() {
   done
 }
 
+# The identity image also carries the admin CLI (`kubectl exec deploy/<release>-identity -- assay …`).
+cli_workspace() {
+  if [ "$1" = services/identity ]; then echo packages/admin-cli; fi
+}
+
 install() {
-  local ws=$1 dir=$2
+  local ws=$1 dir=$2 cli
   [ -f "$dir/$ws/package.json" ] || { echo "stage.sh: $dir/$ws/package.json not found" >&2; exit 1; }
-  (cd "$dir" && npm ci --omit=dev --workspace "$ws" --include-workspace-root=false \
+  cli=$(cli_workspace "$ws")
+  (cd "$dir" && npm ci --omit=dev --workspace "$ws" ${cli:+--workspace "$cli"} --include-workspace-root=false \
     --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error)
 }
 
@@ -58,6 +65,14 @@ artifacts() {
     cp -R "$src/web/dist" "$out/web/"
   fi
   [ -f "$out/$ws/dist/main.js" ] || { echo "stage.sh: $ws/dist/main.js not built" >&2; exit 1; }
+  # `assay` on PATH (the Dockerfile puts /app/bin there): the admin CLI next to the service it talks to.
+  if [ -n "$(cli_workspace "$ws")" ]; then
+    [ -f "$out/packages/admin-cli/dist/main.js" ] || { echo "stage.sh: packages/admin-cli/dist/main.js not built" >&2; exit 1; }
+    mkdir -p "$out/bin"
+    printf '%s\n' '#!/bin/sh' '# The admin CLI of Assay (packages/admin-cli): assay --help' \
+      'exec node "$(dirname "$0")/../packages/admin-cli/dist/main.js" "$@"' >"$out/bin/assay"
+    chmod 755 "$out/bin/assay"
+  fi
 }
 
 case "${1:-}" in

@@ -692,7 +692,7 @@ describe('analytics over real Playwright reports', () => {
     expect(await everything()).toEqual(before);
     const bad = await run(process.execPath, [cli, 'analytics:rebuild'], { env }).catch((e) => e);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout).error.code).toBe('USAGE');
+    expect([bad.stdout, JSON.parse(bad.stderr).error.code]).toEqual(['', 'USAGE']);
   });
 
   // ---- spec §4.1 date rules ---------------------------------------------------------------------------------

@@ -30,8 +30,9 @@ async function cli(...args: string[]): Promise<{ code: number; json: any }> {
     const { stdout } = await run(process.execPath, [CLI, ...args], { env });
     return { code: 0, json: JSON.parse(stdout) };
   } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, json: JSON.parse(e.stdout) };
+    // A failure prints its JSON error on stderr only.
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, json: JSON.parse(e.stderr) };
   }
 }
 

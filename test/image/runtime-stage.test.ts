@@ -3,7 +3,8 @@
  * in a temporary folder by the script the Dockerfile runs (scripts/image/stage.sh: the production-only install
  * of that workspace, its dist/ and migrations, nothing hoisted from the development tree), then the process is
  * started from there with NODE_ENV=production against the test infrastructure. It must apply its migrations,
- * reach readiness and stop cleanly on SIGTERM.
+ * reach readiness and stop cleanly on SIGTERM. The identity stage also holds the admin CLI as `bin/assay` (on
+ * the image's PATH): it prints its help and lists through that very process.
  *
  * The negative case reproduces the bug this test exists for: @assay/config importing @sinclair/typebox without
  * declaring it (package.json and lockfile agree, so `npm ci` succeeds). The process must then fail to start
@@ -96,7 +97,12 @@ interface Outcome {
 }
 
 /** Migrates, starts, waits for readiness (or an early exit), then stops the process with SIGTERM. */
-async function startFrom(dir: string, workspace: string, name: string, whileReady?: (readyUrl: string) => Promise<void>): Promise<Outcome> {
+async function startFrom(
+  dir: string,
+  workspace: string,
+  name: string,
+  whileReady?: (readyUrl: string, env: NodeJS.ProcessEnv, dir: string) => Promise<void>,
+): Promise<Outcome> {
   const { env, readyUrl } = await environment(name);
   const cwd = path.join(dir, workspace);
   let log = '';
@@ -125,7 +131,7 @@ async function startFrom(dir: string, workspace: string, name: string, whileRead
       60_000,
       () => `${name} did not become ready:\n${log}`,
     );
-    if (ready && whileReady) await whileReady(readyUrl);
+    if (ready && whileReady) await whileReady(readyUrl, env, dir);
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
   }
@@ -144,7 +150,7 @@ describe('each process starts from its runtime stage alone (NODE_ENV=production)
       // Nothing but production dependencies: no dev tool made it in.
       expect(fs.existsSync(path.join(dir, 'node_modules', 'typescript'))).toBe(false);
       expect(fs.existsSync(path.join(dir, 'node_modules', 'jest'))).toBe(false);
-      const outcome = await startFrom(dir, workspace, name, name === 'gateway' ? servesTheWebApp : undefined);
+      const outcome = await startFrom(dir, workspace, name, WHILE_READY[name]);
       expect({ ready: outcome.ready, exitCode: outcome.exitCode, log: outcome.ready ? '' : outcome.log }).toEqual({
         ready: true,
         exitCode: 0,
@@ -155,6 +161,27 @@ describe('each process starts from its runtime stage alone (NODE_ENV=production)
     }
   });
 });
+
+const WHILE_READY: Record<string, (readyUrl: string, env: NodeJS.ProcessEnv, dir: string) => Promise<void>> = {
+  gateway: servesTheWebApp,
+  identity: runsTheAdminCli,
+};
+
+/** The identity image holds `assay` (the Dockerfile puts /app/bin on PATH): its help, and a list from this process. */
+async function runsTheAdminCli(_readyUrl: string, env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  const cliEnv = {
+    PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`,
+    NODE_ENV: 'production',
+    ASSAY_DATA_DIR: '/nonexistent',
+    ASSAY_ADMIN_URL: `http://127.0.0.1:${env.RPC_PORT}`,
+    INTERNAL_AUTH_TOKEN: testSystem().internalToken,
+  };
+  const help = await run('assay', ['--help'], { env: cliEnv, cwd: os.tmpdir() });
+  expect(help.stdout).toContain('Usage: assay <command>');
+  const org = JSON.parse((await run('assay', ['org:create', '--name', 'From the image'], { env: cliEnv })).stdout);
+  const listed = JSON.parse((await run('assay', ['organizations', '--limit', '200'], { env: cliEnv })).stdout);
+  expect(listed.items).toContainEqual(expect.objectContaining({ id: org.id, name: 'From the image' }));
+}
 
 /** The gateway's image holds the built web app: a page answers its document, whose script is served immutably. */
 async function servesTheWebApp(readyUrl: string): Promise<void> {

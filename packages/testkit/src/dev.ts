@@ -269,7 +269,7 @@ async function up(): Promise<void> {
       'Try:',
       `  ${curl}`,
       '',
-      'Admin CLI: npm run admin -- <command>   Stop everything: make down',
+      'Admin CLI: npm run admin -- <command> (npm run admin -- --help lists them)   Stop everything: make down',
       '',
     ].join('\n'),
   );

@@ -4,7 +4,7 @@
  * read again on the next request.
  */
 import { newId, withTransaction, type Pool, type Queryable } from '@assay/db';
-import type { Role } from '@assay/service-kit';
+import type { IdPage, Role } from '@assay/service-kit';
 
 export async function createOrg(q: Queryable, name: string): Promise<string> {
   const id = newId();
@@ -89,4 +89,33 @@ export async function organizationsOf(q: Queryable, userId: string): Promise<Acc
     [userId],
   );
   return rows.map((r) => ({ id: r.id, name: r.name, role: r.role }));
+}
+
+export interface OrgRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** One keyset page of every organization, newest first (`page.size + 1` rows: the extra one tells a next page). */
+export async function listOrgs(q: Queryable, page: IdPage): Promise<OrgRow[]> {
+  const { rows } = await q.query(`SELECT id, name, created_at FROM orgs WHERE ($1::text IS NULL OR id < $1) ORDER BY id DESC LIMIT $2`, [
+    page.before ?? null,
+    page.size + 1,
+  ]);
+  return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+}
+
+export interface MemberRow extends Member {
+  joinedAt: Date;
+}
+
+/** One keyset page of an organization's members, by user id, newest user first (`page.size + 1` rows). */
+export async function listMembers(q: Queryable, orgId: string, page: IdPage): Promise<MemberRow[]> {
+  const { rows } = await q.query(
+    `SELECT u.id, u.name, u.email, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.org_id = $1 AND ($2::text IS NULL OR m.user_id < $2) ORDER BY m.user_id DESC LIMIT $3`,
+    [orgId, page.before ?? null, page.size + 1],
+  );
+  return rows.map((r) => ({ userId: r.id, name: r.name, email: r.email, role: r.role, joinedAt: r.created_at }));
 }

@@ -1,6 +1,6 @@
 /** Projects, and how a token relates to one (SQL on the `identity` schema). */
 import { newId, type Queryable } from '@assay/db';
-import type { Role } from '@assay/service-kit';
+import type { IdPage, Role } from '@assay/service-kit';
 import type { ScopeProject, TokenRecord } from './tokens';
 
 export interface Project {
@@ -94,4 +94,14 @@ export async function userProjectAccess(q: Queryable, userId: string, projectId:
     userEmail: r.user_email,
     covered: r.role !== null,
   };
+}
+
+/** One keyset page of the projects of one organization (or of all), newest first (`page.size + 1` rows). */
+export async function listProjects(q: Queryable, orgId: string | undefined, page: IdPage): Promise<Project[]> {
+  const { rows } = await q.query(
+    `SELECT id, org_id, name, created_at FROM projects
+      WHERE ($1::text IS NULL OR org_id = $1) AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+    [orgId ?? null, page.before ?? null, page.size + 1],
+  );
+  return rows.map((r) => ({ id: r.id, orgId: r.org_id, name: r.name, createdAt: r.created_at }));
 }

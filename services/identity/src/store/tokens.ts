@@ -4,6 +4,7 @@
  * generation always agree (see migrations/…_auth_generations.sql).
  */
 import { newId, withTransaction, type Pool, type Queryable, type Row } from '@assay/db';
+import type { IdPage } from '@assay/service-kit';
 
 export type TokenType = 'pat' | 'api_key';
 
@@ -174,6 +175,52 @@ export async function tokensOfUser(q: Queryable, userId: string): Promise<TokenS
     name: r.name,
     allProjects: r.all_projects,
     projects: r.projects,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revoked: r.revoked,
+  }));
+}
+
+export interface AdminTokenRow {
+  id: string;
+  type: TokenType;
+  name: string;
+  userId: string | null;
+  projectId: string | null;
+  allProjects: boolean;
+  /** The projects a personal access token names (none for a wildcard token or an api key). */
+  projectIds: string[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revoked: boolean;
+}
+
+/**
+ * One keyset page of a user's personal access tokens or a project's api keys, newest first (`page.size + 1`
+ * rows). What a token is, never a secret nor its hash.
+ */
+export async function listTokens(q: Queryable, owner: { userId: string } | { projectId: string }, page: IdPage): Promise<AdminTokenRow[]> {
+  const byUser = 'userId' in owner;
+  const { rows } = await q.query(
+    `SELECT t.id, t.type, t.name, t.user_id, t.project_id, t.all_projects, t.created_at, t.expires_at, t.last_used_at,
+            t.revoked_at IS NOT NULL AS revoked,
+            coalesce(array_agg(tp.project_id ORDER BY tp.project_id) FILTER (WHERE tp.project_id IS NOT NULL), '{}') AS project_ids
+       FROM tokens t LEFT JOIN token_projects tp ON tp.token_id = t.id
+      WHERE ${byUser ? `t.user_id = $1 AND t.type = 'pat'` : `t.project_id = $1 AND t.type = 'api_key'`}
+        AND ($2::text IS NULL OR t.id < $2)
+      GROUP BY t.id ORDER BY t.id DESC LIMIT $3`,
+    [byUser ? owner.userId : owner.projectId, page.before ?? null, page.size + 1],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    name: r.name,
+    userId: r.user_id,
+    projectId: r.project_id,
+    allProjects: r.all_projects,
+    projectIds: r.project_ids,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     lastUsedAt: r.last_used_at,

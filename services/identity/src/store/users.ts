@@ -1,5 +1,6 @@
 /** Users (SQL on the `identity` schema). The e-mail address is the natural key, stored lower-cased. */
 import { newId, type Queryable } from '@assay/db';
+import type { IdPage } from '@assay/service-kit';
 
 /** Creating a user whose e-mail exists returns the existing id. */
 export async function createUser(q: Queryable, email: string, name: string): Promise<string> {
@@ -42,4 +43,13 @@ export async function setPassword(q: Queryable, userId: string, passwordHash: st
 export async function userAuthGeneration(q: Queryable, userId: string): Promise<number | undefined> {
   const { rows } = await q.query(`SELECT auth_generation FROM users WHERE id = $1`, [userId]);
   return rows[0] ? Number(rows[0].auth_generation) : undefined;
+}
+
+/** One keyset page of every user, newest first (`page.size + 1` rows: the extra one tells a next page). */
+export async function listUsers(q: Queryable, page: IdPage): Promise<{ id: string; email: string; name: string; createdAt: Date }[]> {
+  const { rows } = await q.query(
+    `SELECT id, email, name, created_at FROM users WHERE ($1::text IS NULL OR id < $1) ORDER BY id DESC LIMIT $2`,
+    [page.before ?? null, page.size + 1],
+  );
+  return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, createdAt: r.created_at }));
 }

@@ -1,19 +1,19 @@
 /**
  * The `workflow-rules` family (RunsService.ListWorkflowRules: the rules with their derived status) and the
- * admin CLI's side of the same rules (RunsAdminService: `rule:create`, `rule:disable`).
+ * admin CLI's side of the same rules (RunsAdminService: `rule:create`, `rule:disable`, `rules`).
  */
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { ActionRuleSchema, type RunsAdminService, type RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { notFound, validation } from '@assay/errors';
-import { paging, pageInfo } from '@assay/service-kit';
+import { idPage, idPageOf, paging, pageInfo } from '@assay/service-kit';
 import { ruleOperation, ruleStatus as ruleStatuses } from '@assay/contracts/runs/workflow-rules';
 import { RULE_OPERATIONS, type RuleOperationName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
 import { compileTitlePattern, ruleStatus, type RuleRow } from '../domain/rules';
 import { enumValue } from '../domain/values';
-import { disableRule, insertRule, listRules } from '../store/action-rules';
+import { disableRule, insertRule, listRules, rulesPage } from '../store/action-rules';
 
 function toRule(r: RuleRow, now: Date) {
   return create(ActionRuleSchema, {
@@ -59,7 +59,7 @@ function operationsOf(values: number[], details: Detail[]): RuleOperationName[] 
   return ops.filter((o) => o !== undefined);
 }
 
-export function ruleAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminService>, 'createRule' | 'disableRule'> {
+export function ruleAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminService>, 'createRule' | 'disableRule' | 'listRules'> {
   return {
     async createRule(req) {
       const details: Detail[] = [];
@@ -90,6 +90,15 @@ export function ruleAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminS
     async disableRule(req) {
       if (!(await disableRule(w.pool, req.id, req.projectId || undefined))) throw notFound('Rule');
       return {};
+    },
+
+    // The runs service knows no projects (identity owns them): an unknown project has no rules.
+    async listRules(req) {
+      if (!req.projectId) throw validation('project: is required', [{ path: 'project', message: 'is required' }]);
+      const page = idPage(req);
+      const now = w.clock();
+      const { rows, nextPageToken } = idPageOf(await rulesPage(w.pool, req.projectId, page), page, (r) => r.id);
+      return { rules: rows.map((r) => toRule(r, now)), nextPageToken };
     },
   };
 }

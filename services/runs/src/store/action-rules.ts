@@ -1,6 +1,7 @@
 /** SQL on action rules (the workflow-rules and action-rules families, the admin CLI's rules and the ingestion's matching). */
 import { newId, type Queryable } from '@assay/db';
 import type { RuleStatusName } from '@assay/contracts/runs/values';
+import type { IdPage } from '@assay/service-kit';
 import type { RuleRow } from '../domain/rules';
 
 const COLUMNS = `id, project_id, name, description, operations, title_pattern, file, match_tag, tag, enabled, expires_at, created_by,
@@ -83,6 +84,15 @@ export async function listRules(
     ]),
   ]);
   return { total: count.rows[0].n, rows: list.rows.map(toRule) };
+}
+
+/** The admin CLI's `rules`: one keyset page of a project's rules, newest first (`page.size + 1` rows). */
+export async function rulesPage(db: Queryable, projectId: string, page: IdPage): Promise<RuleRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM action_rules WHERE project_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+    [projectId, page.before ?? null, page.size + 1],
+  );
+  return rows.map(toRule);
 }
 
 /** Windowed count of distinct quarantined tests (results marked quarantined in runs of the window). */

@@ -1,7 +1,7 @@
 /**
  * The `workflow-rules` family's handlers (handlers/workflow-rules.ts over store/action-rules.ts): the admin CLI's
  * rule:create checks and rule:disable, and the list with the derived status (active, expired, disabled), its
- * filter and the kit's paging, in the contract's enums.
+ * filter and the kit's paging, in the contract's enums; and the admin CLI's `rules` in bounded keyset pages.
  */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RuleOperation, RuleStatus } from '@assay/proto/assay/runs/v1/runs_pb';
@@ -97,5 +97,27 @@ describe('workflow-rules handlers', () => {
     expect((await failure(u.admin.disableRule({ id: 'nope' }))).reason).toBe('NOT_FOUND');
     await u.admin.disableRule({ id });
     expect((await u.runs.listWorkflowRules({ projectId: P, status: RuleStatus.DISABLED }, viewer)).rules.map((r) => r.id)).toContain(id);
+  });
+
+  it("rules (the admin CLI's list): a project's rules newest first by id with their status, in bounded keyset pages", async () => {
+    const p = '4'.repeat(24);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await u.admin.createRule({ projectId: p, name: `R${i}`, operations: [RuleOperation.TAG], tag: 't', file: 'a' })).id);
+    await u.admin.disableRule({ id: ids[0]! });
+    const newestFirst = [...ids].sort().reverse();
+
+    const all = await u.admin.listRules({ projectId: p });
+    expect([all.rules.map((r) => r.id), all.nextPageToken]).toEqual([newestFirst, '']);
+    expect(all.rules.find((r) => r.id === ids[0])).toMatchObject({ name: 'R0', enabled: false, status: RuleStatus.DISABLED });
+    const first = await u.admin.listRules({ projectId: p, pageSize: 2 });
+    expect([first.rules.map((r) => r.id), first.nextPageToken]).toEqual([newestFirst.slice(0, 2), newestFirst[1]]);
+    const second = await u.admin.listRules({ projectId: p, pageSize: 2, pageToken: first.nextPageToken });
+    expect([second.rules.map((r) => r.id), second.nextPageToken]).toEqual([newestFirst.slice(2), '']);
+
+    // An unknown project has none (the runs service knows no projects).
+    expect((await u.admin.listRules({ projectId: 'e'.repeat(24) })).rules).toEqual([]);
+    expect((await failure(u.admin.listRules({ projectId: '' }))).reason).toBe('VALIDATION_ERROR');
+    expect((await failure(u.admin.listRules({ projectId: p, pageToken: 'zz' }))).paths).toEqual(['page_token']);
   });
 });
