@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Role, type GetAccountResponse, type TokenSummary } from '@assay/proto/assay/identity/v1/identity_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import { DateTime, iso, isoRequired, Nullable, withExamples } from '../common/json';
 
 /** Spec §5.2: a token created in the settings expires after 30, 60, 90 or 180 days. */
 export const TOKEN_EXPIRY_DAYS = [30, 60, 90, 180] as const;
@@ -73,20 +73,23 @@ export const CreatedAppTokenSchema = Type.Object(
   { title: 'CreatedAppToken' },
 );
 
-export const CreateAppTokenBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME_LENGTH, pattern: '\\S' }),
-    expiresInDays: Type.Union(
-      TOKEN_EXPIRY_DAYS.map((d) => Type.Literal(d)),
-      { description: 'days until the token expires' },
-    ),
-    projects: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-      minItems: 1,
-      maxItems: 500,
-      description: 'project ids of your organizations, or `["*"]` for all of them (present and future)',
-    }),
-  },
-  { additionalProperties: false },
+export const CreateAppTokenBody = withExamples(
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME_LENGTH, pattern: '\\S' }),
+      expiresInDays: Type.Union(
+        TOKEN_EXPIRY_DAYS.map((d) => Type.Literal(d)),
+        { description: 'days until the token expires' },
+      ),
+      projects: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        minItems: 1,
+        maxItems: 500,
+        description: 'project ids of your organizations, or `["*"]` for all of them (present and future)',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  { name: 'CI upload', expiresInDays: 90, projects: ['66a1f0c2e4b0a1b2c3d4e500'] },
 );
 
 export const TokenParams = Type.Object({ tokenId: Type.String() });

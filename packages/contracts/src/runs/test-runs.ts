@@ -63,6 +63,25 @@ const GitSchema = Type.Object({
   }),
 });
 
+/** The example run of the API document (and of the webhook payload examples): a finished run with a failure. */
+export const TEST_RUN_EXAMPLE = {
+  id: '66a1f0c2e4b0a1b2c3d4e5f6',
+  counter: 128,
+  status: 'failed',
+  startTime: '2026-03-02T09:15:00.000Z',
+  endTime: '2026-03-02T09:21:42.000Z',
+  duration: 402000,
+  testStats: { total: 240, passed: 231, failed: 2, skipped: 4, flaky: 3, timedOut: 1, totalAttempts: 249, retriedTests: 6 },
+  metadata: {
+    git: {
+      branch: 'main',
+      environment: 'staging',
+      commit: { hash: '9f2c1e7a4b3d', message: 'Fix checkout totals', author: 'Ada Lovelace' },
+    },
+  },
+  url: 'https://assay.example.com/projects/66a1f0c2e4b0a1b2c3d4e500/runs/66a1f0c2e4b0a1b2c3d4e5f6',
+};
+
 export const TestRunSchema = Type.Object(
   {
     id: Type.String(),
@@ -75,7 +94,7 @@ export const TestRunSchema = Type.Object(
     metadata: GitSchema,
     url: Type.String({ description: 'deep link to the run in the web UI' }),
   },
-  { $id: 'TestRunListItem', title: 'TestRunListItem' },
+  { $id: 'TestRunListItem', title: 'TestRunListItem', examples: [TEST_RUN_EXAMPLE] },
 );
 export type TestRunJson = Static<typeof TestRunSchema>;
 
