@@ -25,13 +25,15 @@ const STRING_BY_NAME: [RegExp, string][] = [
   [/^(branch|defaultBranch)$/, 'main'],
   [/environment/i, 'staging'],
   [/hash|sha|commit/i, '9f2c1e7a4b3d'],
-  [/^(author|userName|assignee|createdBy)$/, 'Ada Lovelace'],
+  [/^(author|userName|assignee|createdBy|developers?)$/, 'Ada Lovelace'],
+  [/Date$/, EXAMPLE_TIME.slice(0, 10)],
+  [/At$|Time$/, EXAMPLE_TIME],
   [/^file$|path$/i, 'tests/checkout.spec.ts'],
   [/^title$|fullTitle|displayTitle/, 'checkout › applies a discount code'],
   [/^(name|planName|projectName|suiteName)$/, 'Checkout'],
   [/message|error/i, 'expect(received).toBe(expected): expected 42, received 41'],
   [/^tags?$/, 'smoke'],
-  [/description|note|mission|comment/i, 'Covers the checkout flow on the web app.'],
+  [/^(description|note|mission|comment)$/, 'Covers the checkout flow on the web app.'],
   [/password/i, 'correct horse battery staple'],
   [/token|secret/i, 'svc_pat_0123456789abcdef0123456789abcdef'],
 ];
@@ -44,6 +46,9 @@ const NUMBER_BY_NAME: [RegExp, number][] = [
   [/rate|score|percent|progress/i, 96],
   [/total|count|executions|runs$/i, 240],
 ];
+
+/** Booleans are false unless their name reads as the usual state (an active subscription, a next page…). */
+const TRUE_BY_NAME = /^(active|enabled|success|hasNext|hasMore|covered|isRunning)$/;
 
 export interface ExampleContext {
   components: Components;
@@ -99,7 +104,7 @@ export function exampleFor(schema: unknown, ctx: ExampleContext): unknown {
     case 'number':
       return numberExample(schema, ctx.name, type === 'integer');
     case 'boolean':
-      return true;
+      return ctx.name !== undefined && TRUE_BY_NAME.test(ctx.name);
     case 'null':
       return null;
     default:
@@ -119,7 +124,11 @@ function objectExample(schema: Schema, ctx: ExampleContext): Record<string, unkn
 }
 
 function arrayExample(schema: Schema, ctx: ExampleContext): unknown[] {
-  const name = ctx.name?.replace(/(Ids|s)$/, (m) => (m === 'Ids' ? 'Id' : ''));
+  // The item of `testCaseIds` is a `testCaseId`, of `branches` a `branch`, of `tags` a `tag`.
+  const name = ctx.name
+    ?.replace(/Ids$/, 'Id')
+    .replace(/(ch|sh|x)es$/, '$1')
+    .replace(/([^s])s$/, '$1');
   const item = exampleFor(schema.items, { ...ctx, name });
   if (item === undefined) return [];
   const count = Math.max(1, (schema.minItems as number | undefined) ?? 0);

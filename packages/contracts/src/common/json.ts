@@ -15,10 +15,15 @@ export const DateTime = Type.String({ format: 'date-time' });
  * `schema` with the examples the API document shows for it (type-checked against the schema here, validated
  * against it by test/e2e/openapi.test.ts). On a request body: one example per way of using it.
  */
-export const withExamples = <T extends TSchema>(schema: T, ...examples: Static<T>[]): T => ({ ...schema, examples });
+export const withExamples = <T extends TSchema>(
+  schema: T,
+  ...examples: [Static<T>, ...Static<T>[]]
+): T & { examples: [Static<T>, ...Static<T>[]] } => ({ ...schema, examples });
 
 /** `lastModifiedBy` and comment authors: never more than name and e-mail. */
-export const Person = Nullable(Type.Object({ name: Type.String(), email: Type.String() }));
+export const Person = Nullable(
+  Type.Object({ name: Type.String(), email: Type.String() }, { examples: [{ name: 'Ada Lovelace', email: 'ada@example.com' }] }),
+);
 
 export const iso = (t: Timestamp | undefined): string | null => (t ? timestampDate(t).toISOString() : null);
 export const isoRequired = (t: Timestamp | undefined): string => (t ? timestampDate(t) : new Date(0)).toISOString();

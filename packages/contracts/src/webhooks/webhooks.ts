@@ -70,29 +70,50 @@ const OutcomeSchema = literals(
 const SourceSchema = literals(SOURCES, 'who manages the subscription: the API (default) or an automation tool (Zapier, n8n)');
 const DeliveryStatusSchema = literals(DELIVERY_STATUSES);
 
-export const WebhookSchema = Type.Object(
+export const WebhookSchema = withExamples(
+  Type.Object(
+    {
+      _id: Type.String(),
+      projectId: Type.String(),
+      url: Type.String({ maxLength: MAX_URL_LENGTH }),
+      events: Type.Array(Event),
+      conditions: Type.Object({ outcome: OutcomeSchema }),
+      active: Type.Boolean(),
+      description: Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }),
+      source: SourceSchema,
+      consecutiveFailures: Type.Integer({ minimum: 0, description: 'consecutive failed delivery attempts' }),
+      disabledReason: Nullable(Type.String()),
+      lastDeliveryAt: Type.Union([DateTime, Type.Null()], { description: 'time of the latest delivery attempt' }),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    { title: 'WebhookSubscription' },
+  ),
   {
-    _id: Type.String(),
-    projectId: Type.String(),
-    url: Type.String({ maxLength: MAX_URL_LENGTH }),
-    events: Type.Array(Event),
-    conditions: Type.Object({ outcome: OutcomeSchema }),
-    active: Type.Boolean(),
-    description: Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }),
-    source: SourceSchema,
-    consecutiveFailures: Type.Integer({ minimum: 0, description: 'consecutive failed delivery attempts' }),
-    disabledReason: Nullable(Type.String()),
-    lastDeliveryAt: Type.Union([DateTime, Type.Null()], { description: 'time of the latest delivery attempt' }),
-    createdAt: DateTime,
-    updatedAt: DateTime,
+    _id: '66a1f0c2e4b0a1b2c3d4e700',
+    projectId: '66a1f0c2e4b0a1b2c3d4e500',
+    url: 'https://ci.example.com/hooks/assay',
+    events: ['RUN_STARTED', 'RUN_FINISHED'],
+    conditions: { outcome: 'failed' },
+    active: true,
+    description: 'Post failed runs to the team channel',
+    source: 'api',
+    consecutiveFailures: 0,
+    disabledReason: null,
+    lastDeliveryAt: '2026-03-02T09:21:43.000Z',
+    createdAt: '2026-02-20T14:03:11.000Z',
+    updatedAt: '2026-02-20T14:03:11.000Z',
   },
-  { title: 'WebhookSubscription' },
 );
 export type WebhookJson = Static<typeof WebhookSchema>;
+const WEBHOOK_EXAMPLE = WebhookSchema.examples[0];
 
 export const CreatedWebhookSchema = Type.Intersect(
   [WebhookSchema, Type.Object({ secret: Type.String({ description: 'the signing secret, shown in this response only (`whsec_…`)' }) })],
-  { title: 'CreatedWebhookSubscription' },
+  {
+    title: 'CreatedWebhookSubscription',
+    examples: [{ ...WEBHOOK_EXAMPLE, lastDeliveryAt: null, secret: 'whsec_3q2+7w9Xk1LmN0pQrStUvWxYz4AbCdEf' }],
+  },
 );
 
 export const DeliverySchema = Type.Object(
@@ -110,7 +131,25 @@ export const DeliverySchema = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { title: 'WebhookDelivery' },
+  {
+    title: 'WebhookDelivery',
+    examples: [
+      {
+        _id: '66a1f0c2e4b0a1b2c3d4e7a1',
+        webhookId: '66a1f0c2e4b0a1b2c3d4e700',
+        event: 'RUN_FINISHED',
+        runId: '66a1f0c2e4b0a1b2c3d4e5f6',
+        status: 'failed',
+        attempt: 2,
+        nextAttemptAt: '2026-03-02T09:57:43.000Z',
+        statusCode: 502,
+        responseMs: 311,
+        error: 'HTTP 502',
+        createdAt: '2026-03-02T09:21:43.000Z',
+        updatedAt: '2026-03-02T09:27:43.000Z',
+      },
+    ],
+  },
 );
 export type DeliveryJson = Static<typeof DeliverySchema>;
 
