@@ -58,6 +58,8 @@ interface Started {
   url: string;
   counter: number;
   projectId: string;
+  /** The run is the build's, shared with other shards: finishing marks this shard done. */
+  sharded: boolean;
 }
 
 type Shard = { current: number; total: number } | null;
@@ -155,22 +157,20 @@ export default class AssayReporter implements Reporter {
       git: m.git || env.git ? { ...env.git, ...m.git, commit: { ...env.git?.commit, ...m.git?.commit } } : undefined,
       ci: m.ci || env.ci ? { ...env.ci, ...m.ci } : undefined,
     };
-    const body = {
-      metadata,
-      ...(this.shard ? { shard: this.shard } : { totalTests }),
-      ...(buildId ? { buildId } : {}),
-    };
+    // A shard of a build joins the build's run; anything else is a run of its own, with its own test count.
+    const own = { metadata, totalTests };
+    const body = buildId && this.shard ? { metadata, buildId, shard: this.shard } : buildId ? { ...own, buildId } : own;
     const post = (b: object) =>
       // The ingestion routes stream their bodies: the OpenAPI document has no request body schema for them.
       client.POST('/api/v1/ingest/{projectId}/runs', { params: { path: { projectId } }, body: b as never, signal: this.signal() });
     let res = await post(body);
     if (res.response.status === 409 && buildId) {
       this.warn(`the run of build ${buildId} has finished already (${res.error?.error.message ?? 'conflict'}); starting a new run`);
-      res = await post({ ...body, buildId: undefined });
+      res = await post(own);
     }
     if (!res.data) throw new Error(`HTTP ${res.response.status} ${res.error?.error.code ?? ''} ${res.error?.error.message ?? ''}`.trim());
-    const { runId, url, counter } = res.data.data;
-    this.run = { runId, url, counter, projectId };
+    const { runId, url, counter, shards } = res.data.data;
+    this.run = { runId, url, counter, projectId, sharded: shards !== undefined && this.shard !== null };
     return this.run;
   }
 
@@ -293,11 +293,17 @@ export default class AssayReporter implements Reporter {
   }
 
   private async end(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    const run = await this.started;
-    if (!run || this.disabled) return undefined;
+    // The start (still retrying, when Assay is slow) and the rest of the queue get endTimeoutMs in all.
     const deadline = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.options.endTimeoutMs ?? 120_000).unref());
+    let run: Started | undefined;
     const drained = (async () => {
-      while (!this.disabled && (this.queue.length > 0 || this.uploads.length > 0)) await this.flush();
+      run = await this.started;
+      // Each flush waits for everything queued before it (a batch or an upload may be under way): at least one.
+      let more = run !== undefined;
+      while (more) {
+        await this.flush();
+        more = !this.disabled && (this.queue.length > 0 || this.uploads.length > 0);
+      }
       return 'done' as const;
     })();
     if ((await Promise.race([drained, deadline])) === 'timeout') {
@@ -306,18 +312,19 @@ export default class AssayReporter implements Reporter {
       return undefined;
     }
     if (this.dropped > 0) this.warn(`${this.dropped} results were dropped while Assay was behind`);
-    if (this.disabled) return undefined;
+    if (!run || this.disabled) return undefined;
     const fin = await this.client!.POST('/api/v1/ingest/{projectId}/runs/{runId}/finish', {
       params: { path: { projectId: run.projectId, runId: run.runId } },
-      body: (this.shard ? { shard: this.shard } : {}) as never,
+      body: (run.sharded ? { shard: this.shard } : {}) as never,
       signal: this.signal(),
     });
     if (!fin.data) this.warn(`could not finish the run: HTTP ${fin.response.status} ${fin.error?.error.message ?? ''}`.trim());
-    const shardNote = this.shard
-      ? fin.data?.data.status === 'running'
-        ? ` (shard ${this.shard.current}/${this.shard.total} done; the run finishes with the last shard)`
-        : ` (shard ${this.shard.current}/${this.shard.total}, the last)`
-      : '';
+    const shardNote =
+      run.sharded && this.shard
+        ? fin.data?.data.status === 'running'
+          ? ` (shard ${this.shard.current}/${this.shard.total} done; the run finishes with the last shard)`
+          : ` (shard ${this.shard.current}/${this.shard.total}, the last)`
+        : '';
     process.stdout.write(`${PREFIX} run #${run.counter}${fin.data ? ` ${fin.data.data.status}` : ''}${shardNote}: ${run.url}\n`);
     return this.quarantine(result);
   }
