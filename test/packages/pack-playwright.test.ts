@@ -2,9 +2,10 @@
  * @assay/playwright as a user gets it: `npm pack` the reporter and @assay/client (built by `npm run build`),
  * install both tarballs into an empty project with @playwright/test (from the npm registry or its cache), and run
  * a real Playwright project there (no browser needed) that reports to a local server which answers 503 to the
- * first start and the first results batch: the run still arrives whole, in order (start, results, the attachment
- * after its result, finish), the skip rule skips its test before it runs, the only failure is quarantined so
- * Playwright exits 0, and the run's URL is printed. And a TypeScript user of both entry points type-checks.
+ * first start and the first results batch and stalls on another: the run still arrives whole, in order (start,
+ * results, the attachment after its result, finish), the skip rule skips its test before it runs, the only
+ * failure is quarantined so Playwright exits 0, and the run's URL is printed. And a TypeScript user of both entry
+ * points type-checks.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,7 +45,10 @@ interface Seen {
   body: Buffer;
 }
 
-/** The Assay API as far as the reporter calls it; the first start and the first results batch answer 503. */
+/**
+ * The Assay API as far as the reporter calls it; the first start and the first results batch answer 503, the
+ * third batch is slow.
+ */
 function fakeAssay() {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
@@ -85,7 +89,10 @@ function fakeAssay() {
         const quarantined = items
           .filter((i) => i.titlePath.at(-1) === 'known failure')
           .map(({ file, titlePath, projectName }) => ({ file, titlePath, projectName }));
-        return send(200, { runId: 'r1', accepted: items.length, tests: items.length, newResults: items.length, quarantined });
+        const answer = () => send(200, { runId: 'r1', accepted: items.length, tests: items.length, newResults: items.length, quarantined });
+        // A slow moment: the third batch is answered after 2 s (the tests go on meanwhile).
+        if (count(p) === 3) return void setTimeout(answer, 2000);
+        return answer();
       }
       if (p === '/api/v1/ingest/p1/runs/r1/artifacts') return send(201, { id: 'a1' });
       if (p === '/api/v1/ingest/p1/runs/r1/finish')
