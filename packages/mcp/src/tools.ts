@@ -440,7 +440,7 @@ tool('update_manual_suite', {
     suiteId: z.string().max(128),
     name: z.string().min(1).max(500).optional(),
     description: z.string().max(2000).optional(),
-    parentSuiteId: z.string().max(128).nullable().optional(),
+    parentSuiteId: z.union([z.string().max(128), z.null()]).optional(),
   },
   run: async (a, ctx) =>
     ok(
@@ -608,9 +608,15 @@ tool('update_release', {
     name: z.string().min(1).max(255).optional(),
     ...releaseFields,
     isStarted: z.boolean().optional(),
-    startedAt: z.string().nullable().optional().describe('ISO date-time.'),
+    startedAt: z
+      .union([z.string().max(64), z.null()])
+      .optional()
+      .describe('ISO date-time.'),
     isCompleted: z.boolean().optional(),
-    completedAt: z.string().nullable().optional().describe('ISO date-time.'),
+    completedAt: z
+      .union([z.string().max(64), z.null()])
+      .optional()
+      .describe('ISO date-time.'),
   },
   run: async (a, ctx) =>
     ok(
@@ -758,7 +764,10 @@ tool('set_manual_verdict', {
     runId: z.string().max(128),
     caseRef: z.string().max(128),
     result: z.enum(['untested', 'passed', 'failed', 'blocked', 'skipped', 'retest']).optional(),
-    assigneeUserId: z.string().nullable().optional().describe('User id or e-mail; null unassigns.'),
+    assigneeUserId: z
+      .union([z.string().max(320), z.null()])
+      .optional()
+      .describe('User id or e-mail; null unassigns.'),
     elapsed: z.number().min(0).optional().describe('Seconds.'),
     comment: z.string().optional().describe('Detailed mode: rich text (HTML).'),
     stepResults: z
