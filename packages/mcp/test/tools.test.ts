@@ -4,11 +4,13 @@
  * the hint to ask less, a long text cut and marked), the error mapping, the project resolution and the requests
  * the tools send.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createAssayClient } from '@assay/client';
-import { bound, createAssayMcpServer } from '../src/index';
+import { bound, createAssayMcpServer, TOOLS } from '../src/index';
 
 type Handler = (url: URL, request: Request) => Response | Promise<Response>;
 const json = (status: number, body: unknown) =>
@@ -164,5 +166,14 @@ describe('errors and projects', () => {
     );
     expect(JSON.parse((await c.call('get_dashboard')).text).error.code).toBe('NETWORK_ERROR');
     await c.close();
+  });
+});
+
+describe('documentation', () => {
+  it('names every tool in the package README and the repository README', () => {
+    for (const file of [path.join(__dirname, '..', 'README.md'), path.join(__dirname, '..', '..', '..', 'README.md')]) {
+      const text = fs.readFileSync(file, 'utf8');
+      expect(Object.keys(TOOLS).filter((name) => !text.includes(`\`${name}\``))).toEqual([]);
+    }
   });
 });
