@@ -788,13 +788,14 @@ tool('set_manual_verdict', {
 
 // ---------------------------------------------------------------------------------------------- reports
 
-const REPORT_WAIT_MS = 30_000;
+// Below the usual 30–60 s idle timeout of a proxy in front of /mcp; a report still pending is polled with get_report_status.
+const REPORT_WAIT_MS = 20_000;
 const REPORT_POLL_MS = 1_000;
 
 tool('generate_pdf_report', {
   title: 'Generate a PDF report',
   description:
-    'Starts a PDF report of the last `days` (1 to 30, default 7), optionally for one branch, environment or tags, and waits up to 30 s for it. Returns reportId, status (pending, ready, failed), sizeBytes and the API path to download the PDF with the same credentials. If it is still pending, call get_report_status later. Limited to 1 per minute per token (429 RATE_LIMIT_EXCEEDED otherwise).',
+    'Starts a PDF report of the last `days` (1 to 30, default 7), optionally for one branch, environment or tags, and waits up to 20 s for it. Returns reportId, status (pending, ready, failed), sizeBytes and the API path to download the PDF with the same credentials. If it is still pending, call get_report_status later. Limited to 1 per minute per token (429 RATE_LIMIT_EXCEEDED otherwise).',
   kind: 'write',
   input: {
     projectId,
