@@ -19,7 +19,7 @@ import type { McpHttpModule } from './routes/mcp';
  * @assay/mcp, loaded when the gateway starts rather than imported: it is built after the gateway (its API client is
  * generated from this gateway's OpenAPI document), so the gateway cannot see its types when it compiles.
  */
-export async function loadMcp(): Promise<McpHttpModule> {
+async function loadMcp(): Promise<McpHttpModule> {
   const name = '@assay/mcp';
   const mod = (await import(name)) as Partial<McpHttpModule>;
   if (typeof mod.handleMcpHttpRequest !== 'function') throw new Error(`${name} does not export handleMcpHttpRequest`);

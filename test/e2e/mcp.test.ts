@@ -358,7 +358,7 @@ describe('/mcp on the gateway', () => {
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(url())))).rejects.toThrow(/UNAUTHORIZED/);
   });
 
-  it('is stateless JSON: initialize answers without a session id; GET is 405; a non-JSON body is 415', async () => {
+  it('is stateless JSON: initialize answers without a session id; GET is 405; a non-JSON body is 415; a long batch is 400', async () => {
     const res = await post({ authorization: `Bearer ${t.token}` });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -368,6 +368,10 @@ describe('/mcp on the gateway', () => {
     expect(body.result.serverInfo).toMatchObject({ name: 'assay' });
     const get = await fetch(url(), { headers: { authorization: `Bearer ${t.token}`, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
+    const batch = Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
+    const tooMany = await post({ authorization: `Bearer ${t.token}` }, batch);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as any).error.code).toBe('VALIDATION_ERROR');
     const text = await fetch(url(), {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'text/plain' },

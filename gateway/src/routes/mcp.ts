@@ -26,6 +26,11 @@ import { REQUEST_ID_HEADER } from '@assay/logger';
 import { CSRF_HEADER } from '../plugins/app/auth';
 
 export const MCP_PATH = '/mcp';
+/**
+ * JSON-RPC messages in one POST. The current protocol sends one message per request (batches were dropped in
+ * 2025-06-18); a long batch would make one request (one per-IP count) into many API calls.
+ */
+export const MCP_MAX_BATCH = 10;
 
 /** What the gateway uses of @assay/mcp (its `handleMcpHttpRequest`). */
 export interface McpHttpModule {
@@ -85,6 +90,10 @@ function inProcessFetch(root: FastifyInstance, outer: FastifyRequest) {
 export async function mcpRoutes(app: FastifyInstance, opts: { root: FastifyInstance; mcp?: McpHttpModule }) {
   app.post(MCP_PATH, { schema: { hide: true }, config: { auth: 'token', rateLimit: 'ip' } }, async (request, reply) => {
     if (!opts.mcp) throw new AppError('SERVICE_UNAVAILABLE', 'The MCP server is not available on this gateway');
+    if (Array.isArray(request.body) && request.body.length > MCP_MAX_BATCH)
+      throw new AppError('VALIDATION_ERROR', `At most ${MCP_MAX_BATCH} JSON-RPC messages per request`, {
+        details: [{ path: 'body', message: `must hold at most ${MCP_MAX_BATCH} messages` }],
+      });
     // The transport writes the answer itself (JSON, or its own JSON-RPC errors: 406 without the right Accept).
     reply.hijack();
     const res = reply.raw;
