@@ -4,6 +4,7 @@ import * as artifactMemory from './artifact-memory';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
+import * as reads from './reads';
 import * as reports from './reports';
 import * as web from './web';
 import * as webhookFanout from './webhook-fanout';
@@ -14,6 +15,7 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
   'gateway-auth': gatewayAuth,
   ingestion,
   'ingest-memory': ingestMemory,
+  reads,
   reports,
   web,
   'webhook-fanout': webhookFanout,

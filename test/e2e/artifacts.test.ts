@@ -25,7 +25,7 @@ import {
   type S3Server,
   type Tenant,
 } from '@assay/testkit';
-import { realBrowserRun, type BrowserRun } from './support/playwright';
+import { realBrowserRun, statsFromReport, type BrowserRun } from './support/playwright';
 
 jest.setTimeout(240000);
 const run = promisify(execFile);
@@ -39,6 +39,7 @@ async function adminCli(...args: string[]): Promise<{ code: number; json: any }>
     PATH: process.env.PATH,
     ASSAY_ADMIN_URL: priv.system.adminUrl,
     RUNS_URL: `http://127.0.0.1:${priv.system.ports.services.runs!.rpcPort}`,
+    ANALYTICS_URL: `http://127.0.0.1:${priv.system.ports.services.analytics!.rpcPort}`,
     INTERNAL_AUTH_TOKEN: priv.system.internalToken,
     ASSAY_DATA_DIR: '/nonexistent',
   };
@@ -479,6 +480,59 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
     process.stdout.write(`[artifacts] retention sweep freed ${onDiskBefore} bytes on the S3 server's disk\n`);
 
     expect((await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '0')).code).not.toBe(0);
+  });
+});
+
+describe('deleting a run (S3 system, sweeper every 300 ms)', () => {
+  it('assay run:delete removes the run and its results from the reads, its artifacts at once from downloads and then from the store; another run keeps its own', async () => {
+    const t = await priv.admin.tenant('owner');
+    const api = priv.api(t.token);
+    const [doomed, kept] = [await ingestRun(api, t.projectId), await ingestRun(api, t.projectId)];
+    for (const runId of [doomed, kept])
+      for (const a of pw.attachments)
+        expect((await uploadAttachment(api, t.projectId, runId, a, fs.readFileSync(a.path))).status).toBe(201);
+    const total = pw.attachments.reduce((n, a) => n + fs.statSync(a.path).size, 0);
+    const projectDir = path.join(s3.dir, s3.bucket, 'projects', t.projectId);
+    expect(folderBytes(projectDir)).toBe(2 * total);
+    const doomedShot = (await listedAttachments(api, t.projectId, doomed)).get(pw.attachments[0]!.path).artifact;
+    const keptShot = (await listedAttachments(api, t.projectId, kept)).get(pw.attachments[0]!.path).artifact;
+    const firstCase = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${doomed}/test-cases?limit=100`)).body.data[0];
+    const caseId = firstCase.id ?? firstCase.caseId;
+
+    const del = await adminCli('run:delete', '--project', t.projectId, '--run', doomed);
+    expect(del.code).toBe(0);
+    expect(del.json).toMatchObject({ runId: doomed, results: statsFromReport(pw.json).total, artifacts: pw.attachments.length });
+    // The analytics read model was refolded with the one run left.
+    expect(del.json.analytics.runs).toBe(1);
+
+    // Gone from the reads at once: the run, its test case, its artifacts' URLs.
+    expect((await api.get(`/api/v1/public/${t.projectId}/test-runs/${doomed}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/public/${t.projectId}/test-cases/${caseId}`)).status).toBe(404);
+    expect((await fetch(doomedShot.url)).status).toBe(404);
+    const runs = (await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50`)).body.data.map((r: any) => r.id);
+    expect(runs).toEqual([kept]);
+    // Ingesting into the deleted run is a 404, not a resurrection.
+    const late = await api.request('POST', `/api/v1/ingest/${t.projectId}/runs/${doomed}/finish`, { body: {} });
+    expect(late.status).toBe(404);
+
+    // The sweeper deletes the objects: the store keeps exactly the other run's.
+    const deadline = Date.now() + 20000;
+    while (folderBytes(projectDir) > total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(folderBytes(projectDir)).toBe(total);
+    expect((await api.get(`/api/v1/public/${t.projectId}/usage`)).body.data.artifacts).toMatchObject({
+      bytes: total,
+      count: pw.attachments.length,
+    });
+    const keptRes = await fetch(keptShot.url);
+    expect(keptRes.status).toBe(200);
+    expect(sha(Buffer.from(await keptRes.arrayBuffer()))).toBe(sha(fs.readFileSync(pw.attachments[0]!.path)));
+
+    // A run the project does not have: exit 3 (not found), nothing deleted.
+    const again = await adminCli('run:delete', '--project', t.projectId, '--run', doomed);
+    expect(again).toMatchObject({ code: 3, json: { error: { code: 'NOT_FOUND' } } });
+    const other = await priv.admin.tenant('owner');
+    expect((await adminCli('run:delete', '--project', other.projectId, '--run', kept)).code).toBe(3);
+    expect((await api.get(`/api/v1/public/${t.projectId}/test-runs/${kept}`)).status).toBe(200);
   });
 });
 

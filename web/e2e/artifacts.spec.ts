@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Tenant } from '@assay/testkit';
+import { testAdmin, testApi, type Tenant } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
 // The session below records its own trace (the runner's would already be tracing its contexts).
@@ -189,4 +189,88 @@ test('an uploaded HTML file cannot run script on the app origin', async ({ page,
   expect(await page.evaluate(() => self.origin)).toBe('null');
   await expect(page).toHaveTitle(/api:/);
   expect(await page.title()).toBe('storage:blocked cookie:blocked api:blocked');
+});
+
+test("a finished run's page opens the HTML report its uploader sent, sandboxed", async ({ page, tenant, signIn }) => {
+  const t = await tenant('owner');
+  // The compatibility flow `tdpw upload --upload-html` uses: an upload container, the files PUT into it, then the
+  // report naming one of them (which links the upload, and its other files, to the run).
+  const key = await testAdmin().apiKey(t.projectId);
+  const anonymous = testApi();
+  const container = await anonymous.request('POST', '/api/storage/token', {
+    body: {},
+    headers: { 'x-api-key': key.uploadKey },
+    authorization: null,
+  });
+  expect(container.status, container.text).toBe(200);
+  const d = container.body.data;
+  const put = async (file: string, contentType: string, body: string) => {
+    const res = await fetch(`${d.containerUrl}/${d.blobPath}/${file}?${d.sasToken}`, {
+      method: 'PUT',
+      headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': contentType },
+      body,
+    });
+    expect(res.status).toBe(201);
+  };
+  await put('html/index.html', 'text/html', '<!doctype html><title>Playwright Test Report</title><h1>42 passed</h1>');
+  await put('json/attachments/shot.png', 'image/png', 'png bytes');
+  const report = {
+    config: { rootDir: '/ci/shop' },
+    suites: [
+      {
+        title: FILE,
+        file: FILE,
+        specs: [
+          {
+            title: 'pays',
+            file: FILE,
+            ok: true,
+            tags: [],
+            tests: [
+              {
+                projectName: 'chromium',
+                expectedStatus: 'passed',
+                status: 'expected',
+                annotations: [],
+                results: [
+                  {
+                    retry: 0,
+                    status: 'passed',
+                    duration: 900,
+                    startTime: new Date().toISOString(),
+                    errors: [],
+                    steps: [],
+                    stdout: [],
+                    stderr: [],
+                    attachments: [
+                      { name: 'screenshot', contentType: 'image/png', path: `${d.containerUrl}/${d.blobPath}/json/attachments/shot.png` },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+        suites: [],
+      },
+    ],
+    stats: { startTime: new Date().toISOString(), duration: 1000 },
+    errors: [],
+  };
+  const posted = await anonymous.request('POST', '/api/reports/playwright', {
+    rawBody: JSON.stringify(report),
+    headers: { 'content-type': 'application/json', 'x-api-key': key.uploadKey },
+    authorization: null,
+  });
+  expect(posted.body.success, posted.text).toBe(true);
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/runs/${posted.body.data.testRunId}`);
+  const stored = page.getByRole('region', { name: 'Stored files' });
+  await expect(stored.getByRole('list', { name: 'Run files' }).getByRole('link', { name: 'html/index.html' })).toBeVisible();
+  await expectAccessible(page);
+  const [reportPage] = await Promise.all([page.waitForEvent('popup'), stored.getByRole('link', { name: 'Open the HTML report' }).click()]);
+  await expect(reportPage.getByRole('heading', { name: '42 passed' })).toBeVisible();
+  // Its own opaque origin: never the app's.
+  expect(await reportPage.evaluate(() => self.origin)).toBe('null');
 });

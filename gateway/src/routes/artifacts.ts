@@ -58,7 +58,7 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
   app.get(
     '/api/v1/artifacts/:artifactId',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', errors: ['FORBIDDEN', 'RANGE_NOT_SATISFIABLE'] },
       schema: {
         tags: ['Artifacts'],
         operationId: 'downloadArtifactBySignedUrl',
@@ -112,7 +112,7 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
   app.put(
     `${STORAGE_PREFIX}/uploads/:uploadId/*`,
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', errors: ['FORBIDDEN'] },
       bodyLimit: opts.artifactLimit,
       schema: {
         tags: ['Ingestion'],

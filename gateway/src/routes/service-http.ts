@@ -7,7 +7,8 @@
  * routes.
  */
 import http from 'node:http';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
 import { INTERNAL_AUTH_HEADER } from '@assay/service-kit';
@@ -26,8 +27,15 @@ export interface ServiceRequest extends ServiceHttpOptions {
   pass?: string[];
 }
 
+/** A service's answer: status, headers and the body as the Node stream it arrives on (read it once). */
+export interface ServiceAnswer {
+  status: number;
+  headers: Headers;
+  body: Readable;
+}
+
 /** The service's answer, or 503 SERVICE_UNAVAILABLE (with `Retry-After`) when it cannot be reached. */
-export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<Response> {
+export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<ServiceAnswer> {
   const headers: Record<string, string> = { ...request.callOptions().headers, [INTERNAL_AUTH_HEADER]: `Bearer ${opts.internalToken}` };
   if (opts.contentType) headers['content-type'] = opts.contentType;
   for (const name of opts.pass ?? []) {
@@ -36,56 +44,54 @@ export async function fetchFromService(request: FastifyRequest, url: string, opt
   }
   const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
-    if (opts.body) return await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);
-    return await fetch(url, { method: opts.method ?? request.method, headers, signal });
+    return await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);
   } catch (err) {
     throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
   }
 }
 
 /**
- * A request whose body streams with backpressure: Node's http client, not fetch, whose body handling reads an
- * upload far ahead of a slower service (a 500 MB upload grew the gateway by 520 MB; this way by a few MB).
- * Answered as a fetch Response, like the other calls.
+ * A request and its answer, both streamed with backpressure by Node's http client. Not fetch: its body handling
+ * read an upload far ahead of a slower service (a 500 MB upload grew the gateway by 520 MB; this way by ~20 MB),
+ * and its web-stream answer made a 500 MB download grow it by 64 MB.
  */
 function streamRequest(
   url: string,
   method: string,
   headers: Record<string, string>,
-  body: Readable,
+  body: Readable | undefined,
   signal: AbortSignal,
-): Promise<Response> {
+): Promise<ServiceAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, signal }, (res) => {
       const out = new Headers();
       for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
-      const status = res.statusCode ?? 502;
-      const nullBody = status === 204 || status === 304;
-      resolve(new Response(nullBody ? null : (Readable.toWeb(res) as unknown as ReadableStream), { status, headers: out }));
+      resolve({ status: res.statusCode ?? 502, headers: out, body: res });
       // The service answered before the whole body went (e.g. 413 or 404 at once): stop sending, close that
       // request once its answer is read, and read the rest of the client's body into nothing so the client can
       // finish sending and read the answer (a stalled upload ends in 408); REQUEST_TIMEOUT_MS bounds it.
-      if (!req.writableFinished) {
+      if (body && !req.writableFinished) {
         body.unpipe(req);
         body.resume();
         res.once('end', () => req.destroy());
       }
     });
     req.on('error', (err) => {
-      body.unpipe(req);
-      body.resume();
+      body?.unpipe(req);
+      body?.resume();
       reject(err);
     });
+    if (!body) return void req.end();
     body.on('error', (err) => req.destroy(err));
     body.pipe(req);
   });
 }
 
 /** Reads a JSON answer of the service (its `data`, or its error envelope). */
-export async function jsonOf(res: Response): Promise<unknown> {
-  const text = await res.text();
+export async function jsonOf(res: ServiceAnswer): Promise<unknown> {
+  const body = await text(res.body);
   try {
-    return text.length > 0 ? JSON.parse(text) : {};
+    return body.length > 0 ? JSON.parse(body) : {};
   } catch (err) {
     throw new AppError('INTERNAL_ERROR', undefined, { cause: err });
   }
@@ -95,8 +101,8 @@ export async function jsonOf(res: Response): Promise<unknown> {
  * Streams a successful binary answer of the service to the client with the named headers copied; an error
  * answer (the service's JSON envelope) is relayed with its status.
  */
-export async function relayStream(reply: FastifyReply, res: Response, copyHeaders: string[]): Promise<FastifyReply> {
-  if (res.status >= 400 || !res.body) {
+export async function relayStream(reply: FastifyReply, res: ServiceAnswer, copyHeaders: string[]): Promise<FastifyReply> {
+  if (res.status >= 400) {
     const body = (await jsonOf(res)) as { success?: unknown; error?: { code?: unknown } };
     // Anything but the service's own envelope (e.g. a proxy's page) is answered from the error table.
     if (res.status < 400 || body?.success !== false || typeof body.error?.code !== 'string') {
@@ -114,5 +120,5 @@ export async function relayStream(reply: FastifyReply, res: Response, copyHeader
     const value = res.headers.get(name);
     if (value !== null) reply.header(name, value);
   }
-  return reply.code(res.status).send(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream));
+  return reply.code(res.status).send(res.body);
 }

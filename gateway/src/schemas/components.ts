@@ -21,6 +21,7 @@ import { AnalyticsBreakdownSchema, AnalyticsDaySchema, AnalyticsTestSchema } fro
 import { AnalyticsPerformanceSchema } from '@assay/contracts/analytics/analytics';
 import { AnalyticsSpecSchema } from '@assay/contracts/analytics/specs';
 import { AccountSchema, AppTokenSchema } from '@assay/contracts/identity/app';
+import { WebhookPayloadSchema } from '@assay/contracts/webhooks/webhooks';
 
 export const componentSchemas: TSchema[] = [
   ErrorEnvelope,
@@ -46,4 +47,5 @@ export const componentSchemas: TSchema[] = [
   AnalyticsBreakdownSchema,
   AccountSchema,
   AppTokenSchema,
+  WebhookPayloadSchema,
 ];

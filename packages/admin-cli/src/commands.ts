@@ -260,6 +260,26 @@ export const commands: Record<string, Command> = {
       return storageJson((await runsAdmin(env).setArtifactRetention({ projectId: required(f, 'project'), days })).storage);
     },
   },
+  'run:delete': {
+    summary: "Delete a run with its results; its artifacts expire at once; the project's analytics are refolded without it",
+    flags: [
+      { name: 'project', value: 'ID', description: 'the project', required: true },
+      { name: 'run', value: 'ID', description: 'the run', required: true },
+    ],
+    prints: '{"runId", "results", "artifacts", "analytics": {"runs", "results", "durationMs"}}',
+    run: async (f, env) => {
+      const projectId = required(f, 'project');
+      const res = await runsAdmin(env).deleteRun({ projectId, runId: required(f, 'run') });
+      // The analytics read model folded the run's results into its figures: refold the project without it.
+      const folded = await analyticsAdmin(env).rebuild({ projectId, all: false });
+      return {
+        runId: res.runId,
+        results: Number(res.results),
+        artifacts: Number(res.artifacts),
+        analytics: { runs: Number(folded.runs), results: Number(folded.results), durationMs: Number(folded.durationMs) },
+      };
+    },
+  },
   'token:create': {
     summary: "Create a user's personal access token, or a project's api key",
     flags: [

@@ -18,13 +18,13 @@ export const ENV_VARS: { name: string; field: keyof CliEnv; fallback: string; de
     name: 'RUNS_URL',
     field: 'runsUrl',
     fallback: 'http://127.0.0.1:7202',
-    description: "the runs service's RPC address (rule:*, rules, plan:set, project:*artifact*)",
+    description: "the runs service's RPC address (rule:*, rules, plan:set, project:*artifact*, run:delete)",
   },
   {
     name: 'ANALYTICS_URL',
     field: 'analyticsUrl',
     fallback: 'http://127.0.0.1:7203',
-    description: "the analytics service's RPC address (analytics:rebuild)",
+    description: "the analytics service's RPC address (analytics:rebuild, run:delete)",
   },
   {
     name: 'INTERNAL_AUTH_TOKEN',

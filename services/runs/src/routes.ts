@@ -4,7 +4,7 @@ import { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_p
 import type { Wiring } from './wiring';
 import { ingestRoutes } from './ingest/routes';
 import { artifactRoutes } from './artifacts/routes';
-import { testRunHandlers } from './handlers/test-runs';
+import { runAdminHandlers, testRunHandlers } from './handlers/test-runs';
 import { testCaseHandlers } from './handlers/test-cases';
 import { debugBundleHandlers } from './handlers/debug-bundle';
 import { ruleAdminHandlers, workflowRuleHandlers } from './handlers/workflow-rules';
@@ -20,7 +20,7 @@ export function routes(router: ConnectRouter, w: Wiring): void {
     ...actionRuleHandlers(w),
     ...usageHandlers(w),
   });
-  router.service(RunsAdminService, { ...ruleAdminHandlers(w), ...planAdminHandlers(w) });
+  router.service(RunsAdminService, { ...ruleAdminHandlers(w), ...planAdminHandlers(w), ...runAdminHandlers(w) });
 }
 
 /** The internal HTTP port: ingestion bodies and artifacts stream here from the gateway, downloads stream back. */

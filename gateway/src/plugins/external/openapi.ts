@@ -6,15 +6,21 @@
  * On top of what each route declares, the gateway's policies are described here once, for every route:
  * an `operationId` when the route sets none (method + path), the `Idempotency-Key` header (added to the
  * route's header schema by the idempotency plugin), the `RateLimit-*`, `Retry-After` and
- * `Idempotent-Replayed` response headers, a description of every error status, and the rate-limit buckets
- * of each operation.
+ * `Idempotent-Replayed` response headers, the error statuses with the codes each operation can answer
+ * (plugins/app/error-responses.ts), the rate-limit buckets of each operation, an example of every request
+ * body, path parameter, success and error answer (./openapi-examples.ts), and the `webhooks` the service sends.
  */
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ERROR_TABLE, type Reason } from '@assay/errors';
+import { WEBHOOK_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_HEADERS, type WebhookEventName } from '@assay/contracts/webhooks/values';
+import { WebhookDeliveryHeaders, WebhookPayloadSchema } from '@assay/contracts/webhooks/webhooks';
 import { componentSchemas } from '../../schemas/components';
 import { bucketsOf } from '../app/rate-limit';
+import { errorReasonsOf } from '../app/error-responses';
+import { errorExample, exampleFor } from './openapi-examples';
 
 export const OPENAPI_PATH = '/api/v1/public/openapi.json';
 
@@ -56,20 +62,22 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   App: "The web app's own API: sign-in, invitations, the signed-in account and its personal access tokens (session cookie).",
 };
 
+/** What an error status means; the codes an operation answers with it are listed after this. */
 const STATUS_DESCRIPTIONS: Record<string, string> = {
-  '400': 'Invalid request: `VALIDATION_ERROR` (with `error.details`) or `INVALID_LIMIT`.',
-  '401': 'Missing, malformed, unknown, revoked or expired token: `UNAUTHORIZED`, `TOKEN_REVOKED`, `TOKEN_EXPIRED`.',
-  '403': 'The role or token type does not allow this operation: `FORBIDDEN`.',
-  '404': 'Resource absent or not accessible to the token (including a project it does not cover): `NOT_FOUND`.',
-  '405': 'Wrong method on a known path: `METHOD_NOT_ALLOWED` (with `Allow`).',
-  '409':
-    'The resource state forbids this change (`CONFLICT`), or an `Idempotency-Key` whose first request is still running (`IDEMPOTENCY_KEY_IN_PROGRESS`).',
-  '413': 'The body is over the size limit: `PAYLOAD_TOO_LARGE`.',
-  '415': 'The body is not JSON: `UNSUPPORTED_MEDIA_TYPE`.',
-  '422': 'The `Idempotency-Key` was used with a different body: `IDEMPOTENCY_KEY_REUSE`.',
-  '429': 'A rate limit is used up: `RATE_LIMIT_EXCEEDED`. Wait `Retry-After` seconds.',
-  '500': 'Unexpected server failure: `INTERNAL_ERROR`. Retry with backoff.',
-  '503': 'A service (or the rate-limit store) is temporarily unavailable: `SERVICE_UNAVAILABLE`. Retry after `Retry-After` seconds.',
+  '400': 'Invalid request (`error.details` names each invalid field).',
+  '401': 'Missing, malformed, unknown, revoked or expired credentials.',
+  '403': 'The role, the token type or a missing CSRF header does not allow this operation.',
+  '404': 'Resource absent or not accessible to the caller (including a project the token does not cover).',
+  '405': 'Wrong method on a known path (with `Allow`).',
+  '408': 'The request body did not arrive in time.',
+  '409': 'The resource state forbids this change, or the first request of this `Idempotency-Key` is still running.',
+  '413': 'The body is over the size limit.',
+  '415': 'The body is not of a supported content type.',
+  '416': 'The requested byte range is outside the file.',
+  '422': 'The `Idempotency-Key` was used with a different body.',
+  '429': 'A rate limit or quota is used up. Wait `Retry-After` seconds.',
+  '500': 'Unexpected server failure. Retry with backoff.',
+  '503': 'A service (or the rate-limit store) is temporarily unavailable. Retry after `Retry-After` seconds.',
 };
 
 const HEADERS = {
@@ -113,15 +121,123 @@ export function defaultOperationId(method: string, url: string): string {
   return method.toLowerCase() + parts.join('');
 }
 
+interface MediaType {
+  schema?: unknown;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
+}
+
 interface OpenApiOperation {
   description?: string;
-  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+  parameters?: { name: string; in: string; schema?: Record<string, unknown>; example?: unknown }[];
+  requestBody?: { content?: Record<string, MediaType> };
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, MediaType> }>;
   [key: string]: unknown;
+}
+
+const isBinary = (media: MediaType) => {
+  const schema = media.schema as { format?: string } | undefined;
+  return schema?.format === 'binary';
+};
+
+/** An example on every request body, path parameter and success answer that has none of its own. */
+function addExamples(op: OpenApiOperation, components: Record<string, Record<string, unknown>>) {
+  for (const param of op.parameters ?? []) {
+    if (param.in !== 'path' || param.example !== undefined) continue;
+    const value = exampleFor(param.schema, { components, name: param.name });
+    if (value !== undefined) param.example = value;
+  }
+  const medias = [
+    ...Object.values(op.requestBody?.content ?? {}),
+    ...Object.entries(op.responses ?? {})
+      .filter(([status]) => /^2\d\d$/.test(status))
+      .flatMap(([, response]) => Object.values(response.content ?? {})),
+  ];
+  for (const media of medias) {
+    if (media.example !== undefined || media.examples !== undefined || isBinary(media)) continue;
+    const value = exampleFor(media.schema, { components });
+    if (value !== undefined) media.example = value;
+  }
+}
+
+/** The description and one example envelope per code of every error status of an operation. */
+function describeErrors(op: OpenApiOperation, reasons: Reason[], components: Record<string, Record<string, unknown>>) {
+  const body = op.requestBody?.content?.['application/json']?.schema as { $ref?: string; required?: string[] } | undefined;
+  const bodySchema = body?.$ref ? (components[body.$ref.split('/').pop()!] as { required?: string[] } | undefined) : body;
+  const queryParam = op.parameters?.find((p) => p.in === 'query')?.name;
+  const input = { requiredBodyField: bodySchema?.required?.[0], queryParam };
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    const codes = reasons.filter((r) => String(ERROR_TABLE[r].http) === status);
+    if (codes.length === 0) continue;
+    if (STATUS_DESCRIPTIONS[status] && (!response.description || response.description === 'Default Response')) {
+      const list = codes.map((c) => `\`${c}\` (${ERROR_TABLE[c].message.replace(/\.$/, '')})`).join(', ');
+      response.description = `${STATUS_DESCRIPTIONS[status]} Codes: ${list}.`;
+    }
+    const media = response.content?.['application/json'];
+    if (media && media.example === undefined && media.examples === undefined) {
+      media.examples = Object.fromEntries(
+        codes.map((c) => [c, { summary: ERROR_TABLE[c].message, value: errorExample(c, c === 'VALIDATION_ERROR' ? input : {}) }]),
+      );
+    }
+  }
+}
+
+const webhookOperationId = (event: WebhookEventName) =>
+  `on${WEBHOOK_EVENT_NAMES[event].replace(/(^|\.)([a-z])/g, (_m, _dot, c: string) => c.toUpperCase())}`;
+
+/**
+ * The `webhooks` section: what the service POSTs to a subscription's URL per event (spec §6, CONTRACT §7), with
+ * the body schema the webhooks service builds it from and the signature headers.
+ */
+function webhooksSection() {
+  const headers = WebhookDeliveryHeaders.properties as Record<string, { description?: string; examples?: unknown[] }>;
+  const payloads = (WebhookPayloadSchema.examples ?? []) as { event: string }[];
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: webhookOperationId(event),
+          tags: ['Webhooks'],
+          summary: event === 'RUN_STARTED' ? 'An automated test run started' : 'An automated test run finished',
+          description: [
+            `Sent to every active subscription of the project that listens to \`${event}\`${event === 'RUN_FINISHED' ? ' and whose `conditions.outcome` matches the run (`failed`: 1 or more failed or timed-out tests; `passed`: none; `any`)' : ''}.`,
+            'Verify `X-Service-Signature` over the raw body before parsing it (HMAC-SHA256 of `<t>.<raw body>` with the signing secret returned once by the create operation; reject a `t` more than 300 seconds from your clock); `@assay/webhook-verify` does it.',
+            'Answer any 2xx to acknowledge. Any other answer, a redirect, a timeout or a refused connection is a failed attempt: retried after 1, 5, 30 and 120 minutes (5 attempts, same `X-Service-Delivery` and body); 5 consecutive failed attempts disable the subscription.',
+          ].join('\n\n'),
+          security: [],
+          parameters: Object.entries(headers).map(([name, { description, examples, ...schema }]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: name === WEBHOOK_HEADERS.event ? { type: 'string', enum: [event] } : schema,
+            example: name === WEBHOOK_HEADERS.event ? event : examples?.[0],
+          })),
+          requestBody: {
+            required: true,
+            description: 'The event (`data.run` is the run as the runs list shows it).',
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${String(WebhookPayloadSchema.$id)}` },
+                example: payloads.find((p) => p.event === event),
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Acknowledged: the delivery is recorded as a success (the response body is not read).' },
+            '4XX': { description: 'Not acknowledged (so is any status other than 2xx): the attempt failed and is retried.' },
+          },
+        },
+      },
+    ]),
+  );
 }
 
 const X_AUTH = 'x-assay-auth';
 const X_BUCKETS = 'x-assay-buckets';
 const X_IDEMPOTENT = 'x-assay-idempotent';
+const X_ERRORS = 'x-assay-errors';
 
 /** Per route (lazily, with the final route config): operationId and the policy markers used below. */
 function transform({ schema, url: routeUrl, route }: { schema: Record<string, unknown>; url: string; route: RouteOptions }) {
@@ -146,6 +262,7 @@ function transform({ schema, url: routeUrl, route }: { schema: Record<string, un
   next[X_AUTH] = config.auth ?? 'none';
   next[X_BUCKETS] = config.auth && config.auth !== 'none' ? bucketsOf(method, config.rateBucket) : [];
   next[X_IDEMPOTENT] = config.idempotent === true;
+  next[X_ERRORS] = errorReasonsOf(route);
   return { schema: next, url };
 }
 
@@ -158,6 +275,8 @@ function transformObject({ openapiObject }: { openapiObject: Record<string, unkn
   };
   const components = (doc.components ??= {});
   components.headers = { ...((components.headers as object) ?? {}), ...HEADERS };
+  const schemas = (components.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  (doc as Record<string, unknown>).webhooks = webhooksSection();
   const usedTags = new Set<string>();
   for (const operations of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(operations)) {
@@ -166,17 +285,18 @@ function transformObject({ openapiObject }: { openapiObject: Record<string, unkn
       const authenticated = op[X_AUTH] !== 'none';
       const buckets = (op[X_BUCKETS] as string[] | undefined) ?? [];
       const idempotent = op[X_IDEMPOTENT] === true;
+      const reasons = (op[X_ERRORS] as Reason[] | undefined) ?? [];
       delete op[X_AUTH];
       delete op[X_BUCKETS];
       delete op[X_IDEMPOTENT];
+      delete op[X_ERRORS];
+      addExamples(op, schemas);
+      describeErrors(op, reasons, schemas);
       if (buckets.length > 0) {
         const limits = `Rate limits per token: ${buckets.map((b) => BUCKET_TEXT[b] ?? b).join(' and ')}; per IP before authentication.`;
         op.description = op.description ? `${op.description}\n\n${limits}` : limits;
       }
       for (const [status, response] of Object.entries(op.responses)) {
-        if (STATUS_DESCRIPTIONS[status] && (!response.description || response.description === 'Default Response')) {
-          response.description = STATUS_DESCRIPTIONS[status];
-        }
         if (response.description === 'Default Response') response.description = 'Success.';
         const headers: Record<string, unknown> = { ...(response.headers ?? {}) };
         if (authenticated && status !== '401') {

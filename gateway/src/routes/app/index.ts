@@ -90,7 +90,7 @@ export default async function appApi(fastify: FastifyInstance, opts: AppApiOptio
   app.post(
     '/login',
     {
-      config: { auth: 'none', idempotent: false },
+      config: { auth: 'none', idempotent: false, errors: ['UNAUTHORIZED'] },
       schema: {
         tags: TAGS,
         summary: 'Sign in with e-mail and password (sets the session cookie)',
@@ -119,7 +119,7 @@ export default async function appApi(fastify: FastifyInstance, opts: AppApiOptio
   app.post(
     '/invitations/accept',
     {
-      config: { auth: 'none', idempotent: false },
+      config: { auth: 'none', idempotent: false, errors: ['NOT_FOUND'] },
       schema: {
         tags: TAGS,
         summary: 'Choose a password with an invitation link and sign in (sets the session cookie)',
@@ -146,7 +146,7 @@ export default async function appApi(fastify: FastifyInstance, opts: AppApiOptio
   app.post(
     '/sign-in-links/use',
     {
-      config: { auth: 'none', idempotent: false },
+      config: { auth: 'none', idempotent: false, errors: ['NOT_FOUND'] },
       schema: {
         tags: TAGS,
         summary: 'Sign in with a one-time sign-in link (sets the session cookie)',

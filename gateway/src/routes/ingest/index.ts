@@ -29,7 +29,7 @@ import type { Authenticator } from '../../auth/authenticator';
 import { sendError } from '../../plugins/app/errors';
 import { documentErrorResponses } from '../../plugins/app/error-responses';
 import { INGEST_PREFIX } from '../../plugins/app/input-limits';
-import { fetchFromService, jsonOf } from '../service-http';
+import { fetchFromService, jsonOf, type ServiceAnswer } from '../service-http';
 import { typed } from '../typed';
 
 export { INGEST_PREFIX };
@@ -79,7 +79,7 @@ export async function streamToService(
   url: string,
   opts: Pick<IngestOptions, 'internalToken' | 'timeoutMs'>,
   limit: BodyLimit,
-): Promise<Response> {
+): Promise<ServiceAnswer> {
   const tooLargeError = () => new AppError('PAYLOAD_TOO_LARGE', `${limit.what} limited to ${limit.bytes} bytes`);
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit.bytes) throw tooLargeError();
@@ -104,7 +104,7 @@ export async function streamToService(
     body = request.raw.pipe(limiter);
   }
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-  let res: Response;
+  let res: ServiceAnswer;
   try {
     res = await fetchFromService(request, `${url}${query}`, {
       internalToken: opts.internalToken,

@@ -28,7 +28,11 @@ export const Pagination = Type.Object(
     hasPrev: Type.Boolean(),
     hasMore: Type.Boolean({ description: 'same as hasNext' }),
   },
-  { $id: 'Pagination', title: 'Pagination' },
+  {
+    $id: 'Pagination',
+    title: 'Pagination',
+    examples: [{ page: 1, limit: 10, total: 240, hasNext: true, hasPrev: false, hasMore: true }],
+  },
 );
 
 export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
@@ -40,6 +44,3 @@ export const OkPage = <T extends TSchema>(item: T) =>
 export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
 }
-
-/** Error statuses every API operation may answer, each with the error envelope. */
-export const ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503] as const;

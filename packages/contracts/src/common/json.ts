@@ -3,7 +3,7 @@
  * (`lastModifiedBy`, authors), timestamps and people from proto to JSON, proto message inits from optional
  * body fields, and the project path parameter.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { UserRef } from '@assay/proto/assay/common/v1/common_pb';
 
@@ -11,8 +11,19 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const DateTime = Type.String({ format: 'date-time' });
 
+/**
+ * `schema` with the examples the API document shows for it (type-checked against the schema here, validated
+ * against it by test/e2e/openapi.test.ts). On a request body: one example per way of using it.
+ */
+export const withExamples = <T extends TSchema>(
+  schema: T,
+  ...examples: [Static<T>, ...Static<T>[]]
+): T & { examples: [Static<T>, ...Static<T>[]] } => ({ ...schema, examples });
+
 /** `lastModifiedBy` and comment authors: never more than name and e-mail. */
-export const Person = Nullable(Type.Object({ name: Type.String(), email: Type.String() }));
+export const Person = Nullable(
+  Type.Object({ name: Type.String(), email: Type.String() }, { examples: [{ name: 'Ada Lovelace', email: 'ada@example.com' }] }),
+);
 
 export const iso = (t: Timestamp | undefined): string | null => (t ? timestampDate(t).toISOString() : null);
 export const isoRequired = (t: Timestamp | undefined): string => (t ? timestampDate(t) : new Date(0)).toISOString();

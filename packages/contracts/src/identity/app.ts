@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Role, type GetAccountResponse, type TokenSummary } from '@assay/proto/assay/identity/v1/identity_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import { DateTime, iso, isoRequired, Nullable, withExamples } from '../common/json';
 
 /** Spec §5.2: a token created in the settings expires after 30, 60, 90 or 180 days. */
 export const TOKEN_EXPIRY_DAYS = [30, 60, 90, 180] as const;
@@ -48,7 +48,24 @@ export const AccountSchema = Type.Object(
     organizations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.Union(ROLES.map((r) => Type.Literal(r))) })),
     projects: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), organizationId: Type.String(), createdAt: DateTime })),
   },
-  { $id: 'AppAccount', title: 'AppAccount' },
+  {
+    $id: 'AppAccount',
+    title: 'AppAccount',
+    examples: [
+      {
+        user: { id: '66a1f0c2e4b0a1b2c3d4e530', email: 'ada@example.com', name: 'Ada Lovelace' },
+        organizations: [{ id: '66a1f0c2e4b0a1b2c3d4e400', name: 'Example Shop', role: 'admin' }],
+        projects: [
+          {
+            id: '66a1f0c2e4b0a1b2c3d4e500',
+            name: 'Web shop',
+            organizationId: '66a1f0c2e4b0a1b2c3d4e400',
+            createdAt: '2026-01-12T10:00:00.000Z',
+          },
+        ],
+      },
+    ],
+  },
 );
 export type AccountJson = Static<typeof AccountSchema>;
 
@@ -64,7 +81,21 @@ export const AppTokenSchema = Type.Object(
     lastUsedAt: Nullable(DateTime),
     revoked: Type.Boolean(),
   },
-  { $id: 'AppToken', title: 'AppToken' },
+  {
+    $id: 'AppToken',
+    title: 'AppToken',
+    examples: [
+      {
+        id: '66a1f0c2e4b0a1b2c3d4e800',
+        name: 'CI upload',
+        projects: [{ id: '66a1f0c2e4b0a1b2c3d4e500', name: 'Web shop' }],
+        createdAt: '2026-02-01T08:30:00.000Z',
+        expiresAt: '2026-05-02T08:30:00.000Z',
+        lastUsedAt: '2026-03-02T09:15:00.000Z',
+        revoked: false,
+      },
+    ],
+  },
 );
 export type AppTokenJson = Static<typeof AppTokenSchema>;
 
@@ -73,20 +104,23 @@ export const CreatedAppTokenSchema = Type.Object(
   { title: 'CreatedAppToken' },
 );
 
-export const CreateAppTokenBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME_LENGTH, pattern: '\\S' }),
-    expiresInDays: Type.Union(
-      TOKEN_EXPIRY_DAYS.map((d) => Type.Literal(d)),
-      { description: 'days until the token expires' },
-    ),
-    projects: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-      minItems: 1,
-      maxItems: 500,
-      description: 'project ids of your organizations, or `["*"]` for all of them (present and future)',
-    }),
-  },
-  { additionalProperties: false },
+export const CreateAppTokenBody = withExamples(
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME_LENGTH, pattern: '\\S' }),
+      expiresInDays: Type.Union(
+        TOKEN_EXPIRY_DAYS.map((d) => Type.Literal(d)),
+        { description: 'days until the token expires' },
+      ),
+      projects: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        minItems: 1,
+        maxItems: 500,
+        description: 'project ids of your organizations, or `["*"]` for all of them (present and future)',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  { name: 'CI upload', expiresInDays: 90, projects: ['66a1f0c2e4b0a1b2c3d4e500'] },
 );
 
 export const TokenParams = Type.Object({ tokenId: Type.String() });

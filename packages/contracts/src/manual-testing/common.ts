@@ -43,7 +43,10 @@ export const spelledIf = <S extends string, E extends number>(map: EnumMap<S, E>
   input === undefined ? undefined : spelled(map, input);
 
 /** Testers and assignees. */
-export const MemberJson = Type.Object({ _id: Type.String(), name: Type.String(), email: Type.String() });
+export const MemberJson = Type.Object(
+  { _id: Type.String(), name: Type.String(), email: Type.String() },
+  { examples: [{ _id: '66a1f0c2e4b0a1b2c3d4e530', name: 'Ada Lovelace', email: 'ada@example.com' }] },
+);
 export const memberJson = (m: Member): Static<typeof MemberJson> => ({ _id: m.id, name: m.name, email: m.email });
 
 const linkedIssueFields = {

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SelectionMode, Verdict, type ManualRun, type RunCase } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, isoRequired, Nullable } from '../common/json';
+import { DateTime, iso, isoRequired, Nullable, withExamples } from '../common/json';
 import { PageQuery } from '../common/pagination';
 import {
   CloseStatus,
@@ -190,35 +190,62 @@ const runBodies = recordBodies(
     status: Type.Optional(CloseStatus('run')),
   },
 );
-export const CreateManualRunBody = runBodies.create;
-export const UpdateManualRunBody = runBodies.update;
+export const CreateManualRunBody = withExamples(runBodies.create, {
+  name: 'Regression 4.2 (web)',
+  environment: 'staging',
+  releaseId: '66a1f0c2e4b0a1b2c3d4e520',
+  selectionMode: 'selected',
+  suiteIds: ['66a1f0c2e4b0a1b2c3d4e510'],
+  testCaseIds: ['TC-12'],
+  tags: ['regression'],
+  links: [{ title: 'Build 1842', url: 'https://ci.example.com/builds/1842' }],
+});
+export const UpdateManualRunBody = withExamples(runBodies.update, { status: 'closed' });
 
-export const UpdateRunCaseBody = Type.Object(
-  {
-    assigneeUserId: Type.Optional(Nullable(Type.String({ description: 'quick verdict: user id or e-mail; null unassigns' }))),
-    result: Type.Optional(Type.String({ description: `quick verdict: ${VERDICTS.join(', ')} (display forms accepted)` })),
-    status: Type.Optional(Type.String({ description: 'quick verdict: alias of result' })),
-    elapsed: Type.Optional(Type.Number({ minimum: 0, description: 'quick verdict: seconds' })),
-    comment: Type.Optional(Type.String({ description: 'detailed result: rich HTML, sanitized' })),
-    linkedIssues: Type.Optional(LinkedIssueBody),
-    stepResults: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            order: Type.Integer({ minimum: 1, maximum: MAX_INT32, description: 'step number' }),
-            status: Type.String({ description: VERDICTS.join(', ') }),
-            comment: Type.Optional(Type.String({ description: 'rich HTML, sanitized' })),
-          },
-          { additionalProperties: false },
+export const UpdateRunCaseBody = withExamples(
+  Type.Object(
+    {
+      assigneeUserId: Type.Optional(Nullable(Type.String({ description: 'quick verdict: user id or e-mail; null unassigns' }))),
+      result: Type.Optional(Type.String({ description: `quick verdict: ${VERDICTS.join(', ')} (display forms accepted)` })),
+      status: Type.Optional(Type.String({ description: 'quick verdict: alias of result' })),
+      elapsed: Type.Optional(Type.Number({ minimum: 0, description: 'quick verdict: seconds' })),
+      comment: Type.Optional(Type.String({ description: 'detailed result: rich HTML, sanitized' })),
+      linkedIssues: Type.Optional(LinkedIssueBody),
+      stepResults: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              order: Type.Integer({ minimum: 1, maximum: MAX_INT32, description: 'step number' }),
+              status: Type.String({ description: VERDICTS.join(', ') }),
+              comment: Type.Optional(Type.String({ description: 'rich HTML, sanitized' })),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'detailed result: replaces the step results' },
         ),
-        { description: 'detailed result: replaces the step results' },
       ),
-    ),
-  },
+    },
+    {
+      additionalProperties: false,
+      minProperties: 1,
+      description:
+        'either a quick verdict (assigneeUserId, result/status, elapsed) or a detailed result (comment, linkedIssues, stepResults)',
+    },
+  ),
+  { result: 'failed', assigneeUserId: 'ada@example.com', elapsed: 95 },
   {
-    additionalProperties: false,
-    minProperties: 1,
-    description:
-      'either a quick verdict (assigneeUserId, result/status, elapsed) or a detailed result (comment, linkedIssues, stepResults)',
+    comment: '<p>The total ignores the discount after a page reload.</p>',
+    linkedIssues: [
+      {
+        provider: 'jira',
+        displayId: 'SHOP-142',
+        url: 'https://jira.example.com/browse/SHOP-142',
+        title: 'Discount codes are applied twice',
+      },
+    ],
+    stepResults: [
+      { order: 1, status: 'passed' },
+      { order: 2, status: 'failed', comment: 'Total shows 42.00 instead of 37.80' },
+    ],
   },
 );

@@ -23,7 +23,7 @@ import {
   type TestCase,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, isoRequired, Nullable, Person, personJson } from '../common/json';
+import { DateTime, iso, isoRequired, Nullable, Person, personJson, withExamples } from '../common/json';
 import { PageQuery } from '../common/pagination';
 import { literals, spelled, spelledIf, SuiteRefJson, suiteRefJson, toProtoIf } from './common';
 import {
@@ -388,34 +388,71 @@ const texts = {
 
 const Title = { minLength: 1, maxLength: MAX_CASE_TITLE };
 
-export const CreateCaseBody = Type.Object(
+export const CreateCaseBody = withExamples(
+  Type.Object(
+    {
+      title: Type.String(Title),
+      suiteName: Type.Optional(Type.String({ maxLength: MAX_SUITE_REF, description: 'target suite, matched case-sensitively' })),
+      suiteId: Type.Optional(Type.String({ maxLength: MAX_SUITE_ID, description: 'target suite `_id`; wins over suiteName' })),
+      ...texts,
+      ...classification,
+    },
+    { additionalProperties: false },
+  ),
   {
-    title: Type.String(Title),
-    suiteName: Type.Optional(Type.String({ maxLength: MAX_SUITE_REF, description: 'target suite, matched case-sensitively' })),
-    suiteId: Type.Optional(Type.String({ maxLength: MAX_SUITE_ID, description: 'target suite `_id`; wins over suiteName' })),
-    ...texts,
-    ...classification,
+    title: 'Apply a discount code at checkout',
+    suiteName: 'Checkout',
+    description: 'A valid code lowers the total once.',
+    preconditions: 'A cart with one item of 42.00',
+    status: 'active',
+    testStepsDeclarationType: 'Classic',
+    steps: [
+      { action: 'Open the cart and choose Checkout', expectedResult: 'The checkout page shows the total 42.00' },
+      { action: 'Enter the discount code', data: 'SPRING10', expectedResult: 'The total is 37.80' },
+    ],
+    priority: 'high',
+    severity: 'critical',
+    type: 'functional',
+    layer: 'e2e',
+    behavior: 'positive',
+    automationStatus: 'manual',
+    tags: 'smoke,checkout',
+    flags: ['To be Automated'],
+    customFields: { component: 'payments' },
   },
-  { additionalProperties: false },
+  {
+    title: 'Reject an expired discount code',
+    suiteName: 'Checkout',
+    testStepsDeclarationType: 'Gherkin',
+    steps: [
+      { event: 'Given', stepDescription: 'a cart with one item of 42.00' },
+      { event: 'When', stepDescription: 'I enter the expired code WINTER5' },
+      { event: 'Then', stepDescription: 'the code is refused and the total stays 42.00' },
+    ],
+    behavior: 'negative',
+  },
 );
 
-export const UpdateCaseBody = Type.Object(
-  {
-    title: Type.Optional(Type.String(Title)),
-    name: Type.Optional(Type.String({ ...Title, description: 'alias of title' })),
-    ...texts,
-    ...classification,
-    comments: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), {
-        maxItems: MAX_COMMENTS_PER_UPDATE,
-        description: 'each appended as a new comment (HTML, sanitized)',
-      }),
-    ),
-    issues: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), { maxItems: MAX_ISSUES_PER_UPDATE, description: 'issue-tracker keys to link' }),
-    ),
-  },
-  { additionalProperties: false, minProperties: 1 },
+export const UpdateCaseBody = withExamples(
+  Type.Object(
+    {
+      title: Type.Optional(Type.String(Title)),
+      name: Type.Optional(Type.String({ ...Title, description: 'alias of title' })),
+      ...texts,
+      ...classification,
+      comments: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          maxItems: MAX_COMMENTS_PER_UPDATE,
+          description: 'each appended as a new comment (HTML, sanitized)',
+        }),
+      ),
+      issues: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { maxItems: MAX_ISSUES_PER_UPDATE, description: 'issue-tracker keys to link' }),
+      ),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  { priority: 'critical', flags: ['Is flaky'], comments: ['<p>Fails on Safari only.</p>'], issues: ['SHOP-142'] },
 );
 
 export const CaseParams = Type.Object({

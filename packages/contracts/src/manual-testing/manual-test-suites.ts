@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { DateTime, isoRequired, Person, personJson } from '../common/json';
+import { DateTime, isoRequired, Person, personJson, withExamples } from '../common/json';
 import { SuiteRefJson, suiteRefJson } from './common';
 import { MAX_SUITE_DEPTH, MAX_SUITE_DESCRIPTION, MAX_SUITE_ID, MAX_SUITE_NAME } from './values';
 
@@ -33,28 +33,34 @@ export const SuiteParams = Type.Object({ projectId: Type.String(), suiteId: Type
 const SuiteName = Type.String({ minLength: 1, maxLength: MAX_SUITE_NAME, pattern: '\\S' });
 const SuiteDescription = Type.String({ maxLength: MAX_SUITE_DESCRIPTION });
 
-export const CreateSuiteBody = Type.Object(
-  {
-    name: SuiteName,
-    description: Type.Optional(SuiteDescription),
-    parentSuiteId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: MAX_SUITE_ID, description: `omit for a top-level suite; depth ≤ ${MAX_SUITE_DEPTH}` }),
-    ),
-  },
-  { additionalProperties: false },
+export const CreateSuiteBody = withExamples(
+  Type.Object(
+    {
+      name: SuiteName,
+      description: Type.Optional(SuiteDescription),
+      parentSuiteId: Type.Optional(
+        Type.String({ minLength: 1, maxLength: MAX_SUITE_ID, description: `omit for a top-level suite; depth ≤ ${MAX_SUITE_DEPTH}` }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  { name: 'Payments', description: 'Card and wallet payments at checkout', parentSuiteId: '66a1f0c2e4b0a1b2c3d4e510' },
 );
 
-export const UpdateSuiteBody = Type.Object(
-  {
-    name: Type.Optional(SuiteName),
-    description: Type.Optional(SuiteDescription),
-    parentSuiteId: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: MAX_SUITE_ID }), Type.Null()], {
-        description: `move under this suite (depth of the moved subtree ≤ ${MAX_SUITE_DEPTH}); null moves it to the top level`,
-      }),
-    ),
-  },
-  { additionalProperties: false, minProperties: 1 },
+export const UpdateSuiteBody = withExamples(
+  Type.Object(
+    {
+      name: Type.Optional(SuiteName),
+      description: Type.Optional(SuiteDescription),
+      parentSuiteId: Type.Optional(
+        Type.Union([Type.String({ minLength: 1, maxLength: MAX_SUITE_ID }), Type.Null()], {
+          description: `move under this suite (depth of the moved subtree ≤ ${MAX_SUITE_DEPTH}); null moves it to the top level`,
+        }),
+      ),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  { name: 'Payments (web)', parentSuiteId: null },
 );
 
 export function suiteToJson(s: Suite): SuiteJson {

@@ -7,7 +7,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Platform, type BuildTargetSchema, type Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, Nullable } from '../common/json';
+import { DateTime, iso, Nullable, withExamples } from '../common/json';
 import { PageQuery } from '../common/pagination';
 import {
   LinkedIssueBody,
@@ -144,8 +144,27 @@ const releaseBodies = recordBodies(
     completedAt: Type.Optional(Nullable(DateTime)),
   },
 );
-export const CreateReleaseBody = releaseBodies.create;
-export const UpdateReleaseBody = releaseBodies.update;
+export const CreateReleaseBody = withExamples(releaseBodies.create, {
+  name: 'Release 4.2',
+  description: 'Spring checkout redesign',
+  type: 'minor',
+  startDate: '2026-03-02',
+  endDate: '2026-03-16',
+  branch: 'release/4.2',
+  environment: 'staging',
+  linkedIssues: [
+    { provider: 'jira', displayId: 'SHOP-142', url: 'https://jira.example.com/browse/SHOP-142', title: 'Discount codes are applied twice' },
+  ],
+  buildTarget: {
+    platform: 'web',
+    version: '4.2.0',
+    buildNumber: '1842',
+    source: 'github-actions',
+    deployUrl: 'https://staging.example.com',
+  },
+  testers: ['66a1f0c2e4b0a1b2c3d4e530'],
+});
+export const UpdateReleaseBody = withExamples(releaseBodies.update, { isStarted: true, startedAt: '2026-03-02T09:00:00.000Z' });
 
 /** A body's build target → proto (the platform in any letter case; one that names nothing → UNSPECIFIED). */
 export function buildTargetToProto(b: Static<typeof BuildTargetBody> | undefined): MessageInitShape<typeof BuildTargetSchema> | undefined {

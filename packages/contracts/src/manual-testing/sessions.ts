@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Session } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { DateTime, iso, Nullable } from '../common/json';
+import { DateTime, iso, Nullable, withExamples } from '../common/json';
 import { PageQuery } from '../common/pagination';
 import {
   CloseStatus,
@@ -92,5 +92,14 @@ const sessionBodies = recordBodies(
     status: Type.Optional(CloseStatus('session')),
   },
 );
-export const CreateSessionBody = sessionBodies.create;
-export const UpdateSessionBody = sessionBodies.update;
+export const CreateSessionBody = withExamples(sessionBodies.create, {
+  name: 'Explore the new discount field',
+  mission: '<p>Try invalid, expired and stacked discount codes on the checkout page.</p>',
+  sessionType: 'exploratory',
+  environment: 'staging',
+  releaseId: '66a1f0c2e4b0a1b2c3d4e520',
+  assigneeUserId: 'ada@example.com',
+  estimate: 60,
+  tags: ['checkout'],
+});
+export const UpdateSessionBody = withExamples(sessionBodies.update, { status: 'closed' });

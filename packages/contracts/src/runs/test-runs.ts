@@ -10,7 +10,7 @@ import { RunStatus, type RunSnapshot } from '@assay/proto/assay/events/v1/run_li
 import { RunSection, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
 import { AppError } from '@assay/errors';
 import { enumOf } from '../common/enums';
-import { iso, isoRequired, Nullable, ProjectParams } from '../common/json';
+import { iso, isoRequired, Nullable, ProjectParams, withExamples } from '../common/json';
 import { PageQuery } from '../common/pagination';
 import {
   ERROR_CATEGORIES,
@@ -49,35 +49,61 @@ export const TestStatsSchema = Type.Object(
     totalAttempts: Type.Integer(),
     retriedTests: Type.Integer({ description: 'tests with more than one attempt' }),
   },
-  { $id: 'TestStats', title: 'TestStats' },
+  {
+    $id: 'TestStats',
+    title: 'TestStats',
+    examples: [{ total: 240, passed: 231, failed: 2, skipped: 4, flaky: 3, timedOut: 1, totalAttempts: 249, retriedTests: 6 }],
+  },
 );
 export type TestStatsJson = Static<typeof TestStatsSchema>;
 
 const DateTime = Type.String({ format: 'date-time' });
 
-const GitSchema = Type.Object({
-  git: Type.Object({
-    branch: Type.String(),
-    environment: Type.String(),
-    commit: Type.Object({ hash: Type.String(), message: Type.String(), author: Type.String() }),
-  }),
-});
+const GIT_EXAMPLE = {
+  git: { branch: 'main', environment: 'staging', commit: { hash: '9f2c1e7a4b3d', message: 'Fix checkout totals', author: 'Ada Lovelace' } },
+};
 
-export const TestRunSchema = Type.Object(
+const GitSchema = Type.Object(
   {
-    id: Type.String(),
-    counter: Type.Integer({ description: 'per-project run number' }),
-    status: literals(RUN_STATUSES),
-    startTime: DateTime,
-    endTime: Type.Union([DateTime, Type.Null()]),
-    duration: Type.Integer({ description: 'milliseconds' }),
-    testStats: Type.Ref(TestStatsSchema),
-    metadata: GitSchema,
-    url: Type.String({ description: 'deep link to the run in the web UI' }),
+    git: Type.Object({
+      branch: Type.String(),
+      environment: Type.String(),
+      commit: Type.Object({ hash: Type.String(), message: Type.String(), author: Type.String() }),
+    }),
   },
-  { $id: 'TestRunListItem', title: 'TestRunListItem' },
+  { examples: [GIT_EXAMPLE] },
+);
+
+export const TestRunSchema = withExamples(
+  Type.Object(
+    {
+      id: Type.String(),
+      counter: Type.Integer({ description: 'per-project run number' }),
+      status: literals(RUN_STATUSES),
+      startTime: DateTime,
+      endTime: Type.Union([DateTime, Type.Null()]),
+      duration: Type.Integer({ description: 'milliseconds' }),
+      testStats: Type.Ref(TestStatsSchema),
+      metadata: GitSchema,
+      url: Type.String({ description: 'deep link to the run in the web UI' }),
+    },
+    { $id: 'TestRunListItem', title: 'TestRunListItem' },
+  ),
+  {
+    id: '66a1f0c2e4b0a1b2c3d4e5f6',
+    counter: 128,
+    status: 'failed',
+    startTime: '2026-03-02T09:15:00.000Z',
+    endTime: '2026-03-02T09:21:42.000Z',
+    duration: 402000,
+    testStats: { total: 240, passed: 231, failed: 2, skipped: 4, flaky: 3, timedOut: 1, totalAttempts: 249, retriedTests: 6 },
+    metadata: GIT_EXAMPLE,
+    url: 'https://assay.example.com/projects/66a1f0c2e4b0a1b2c3d4e500/runs/66a1f0c2e4b0a1b2c3d4e5f6',
+  },
 );
 export type TestRunJson = Static<typeof TestRunSchema>;
+/** The example run of the API document (and of the webhook payload examples): a finished run with a failure. */
+export const TEST_RUN_EXAMPLE: TestRunJson = TestRunSchema.examples[0];
 
 const DetailSections = Type.Object({
   errorCategory: Type.Object(

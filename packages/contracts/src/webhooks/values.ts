@@ -11,6 +11,13 @@ export const WEBHOOK_EVENT_ALIASES = { 'run.started': 'RUN_STARTED', 'run.finish
   string,
   WebhookEventName
 >;
+/** The request headers of every delivery (spec §6); HTTP header names are case-insensitive. */
+export const WEBHOOK_HEADERS = {
+  signature: 'X-Service-Signature',
+  event: 'X-Service-Event',
+  delivery: 'X-Service-Delivery',
+} as const;
+
 /** The `eventName` of a payload. */
 export const WEBHOOK_EVENT_NAMES: Record<WebhookEventName, string> = { RUN_STARTED: 'run.started', RUN_FINISHED: 'run.finished' };
 

@@ -106,7 +106,7 @@ export function authHandlers(w: Wiring): ServiceImpl<typeof AuthService> {
         scopes = groupByOrg(covered);
       }
       // The latest recorded use (minute resolution), which includes this request: read fresh, not from a cache.
-      const lastUsedAt = await touchLastUsed(pool, token.id);
+      const lastUsedAt = (await touchLastUsed(pool, token.id)) ?? token.lastUsedAt;
       const pathProject = req.projectId && !wildcard ? covered.find((p) => p.projectId === req.projectId) : undefined;
       const only = !req.projectId && covered.length === 1 ? covered[0] : undefined;
       return {

@@ -63,15 +63,18 @@ export async function findToken(q: Queryable, tokenId: string): Promise<TokenRec
   return rows[0] ? tokenOf(rows[0], rows[0].revoked) : undefined;
 }
 
-/** Records use at most once a minute: a write per request would cost more than it tells. */
-export async function touchLastUsed(q: Queryable, tokenId: string): Promise<Date | null> {
+/**
+ * Records use at most once a minute: a write per request would cost more than it tells. Within the minute nothing
+ * is written (an UPDATE that keeps the value still writes a new row version) and the answer is undefined: the
+ * caller's `lastUsedAt` is current.
+ */
+export async function touchLastUsed(q: Queryable, tokenId: string): Promise<Date | undefined> {
   const { rows } = await q.query(
-    `UPDATE tokens SET last_used_at = CASE
-        WHEN last_used_at IS NULL OR last_used_at < now() - interval '60 seconds' THEN now() ELSE last_used_at END
-      WHERE id = $1 RETURNING last_used_at`,
+    `UPDATE tokens SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds') RETURNING last_used_at`,
     [tokenId],
   );
-  return rows[0]?.last_used_at ?? null;
+  return rows[0]?.last_used_at;
 }
 
 export async function createToken(

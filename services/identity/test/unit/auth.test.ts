@@ -69,6 +69,26 @@ describe('identity auth handlers', () => {
     expect([bare.projectName, bare.onlyProject?.id]).toEqual(['', t.projectId]);
   });
 
+  it('records a use at most once a minute: a second use within it writes no row version and answers the same time', async () => {
+    const t = await u.tenant();
+    const version = async () =>
+      (await u.w.pool.query('SELECT xmin::text AS v, last_used_at FROM tokens WHERE id = $1', [t.tokenId])).rows[0] as {
+        v: string;
+        last_used_at: Date;
+      };
+    const first = await u.auth.getTokenInfo({ tokenId: t.tokenId, projectId: t.projectId });
+    const written = await version();
+    expect(written.last_used_at).not.toBeNull();
+    const second = await u.auth.getTokenInfo({ tokenId: t.tokenId, projectId: t.projectId });
+    expect(second.token!.lastUsedAt).toEqual(first.token!.lastUsedAt);
+    expect(await version()).toEqual(written);
+    // Over a minute later the use is recorded again.
+    await u.w.pool.query(`UPDATE tokens SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [t.tokenId]);
+    const later = await u.auth.getTokenInfo({ tokenId: t.tokenId, projectId: t.projectId });
+    expect(Number(later.token!.lastUsedAt!.seconds)).toBeGreaterThan(Number(first.token!.lastUsedAt!.seconds) - 5);
+    expect((await version()).v).not.toBe(written.v);
+  });
+
   it('token info: a wildcard PAT covers its organizations; an api key lists its permissions; an unknown token is refused', async () => {
     const t = await u.tenant();
     await u.admin.createProject({ orgId: t.orgId, name: 'Second' });

@@ -5,7 +5,8 @@
  */
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import type { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { withTransaction } from '@assay/db';
 import { notFound, validation } from '@assay/errors';
 import { paging, pageInfo } from '@assay/service-kit';
 import { attemptStatus, testOutcome } from '@assay/contracts/runs/test-cases';
@@ -13,12 +14,13 @@ import { RUN_ROWS_LIMIT } from '@assay/contracts/runs/run-rows';
 import { runSection, runStatus, structOf, testStatus, type RunDetailSectionsJson } from '@assay/contracts/runs/test-runs';
 import type { ErrorCategoryName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
-import { artifactsOfRun } from '../store/artifacts';
+import { artifactsOfRun, expireRunArtifacts } from '../store/artifacts';
+import { dropPendingEvents } from '../store/outbox';
 import { attachmentKey } from '../artifacts/artifacts';
 
 /** Stored artifacts the run detail lists at most (its attachments list stops at 1,000). */
 const RUN_ARTIFACTS_LIMIT = 2000;
-import { findRun, listRuns, scanRuns } from '../store/test-runs';
+import { deleteRun, findRun, listRuns, lockRun, scanRuns } from '../store/test-runs';
 import {
   allRunResults,
   runFailureCounts,
@@ -44,6 +46,25 @@ type Rpcs = Pick<
   ServiceImpl<typeof RunsService>,
   'listRuns' | 'getRun' | 'listRunTestCases' | 'listRunRows' | 'listRunResults' | 'getRunSnapshot' | 'scanRuns'
 >;
+
+/** `assay run:delete`: the run, its results and attempts go in one transaction; its artifacts expire at once. */
+export function runAdminHandlers(w: Wiring): Pick<ServiceImpl<typeof RunsAdminService>, 'deleteRun'> {
+  return {
+    async deleteRun(req) {
+      if (!req.projectId) throw validation('project is required', [{ path: 'project', message: 'is required' }]);
+      if (!req.runId) throw validation('run is required', [{ path: 'run', message: 'is required' }]);
+      return withTransaction(w.pool, async (c) => {
+        // The run's lock: an ingestion call into it waits, then finds no run (404).
+        const run = await lockRun(c, req.projectId, req.runId);
+        if (!run) throw notFound('Run');
+        const artifacts = await expireRunArtifacts(c, run.id, w.clock());
+        await dropPendingEvents(c, run.id);
+        const results = await deleteRun(c, run.id);
+        return { runId: run.id, results: BigInt(results), artifacts: BigInt(artifacts) };
+      });
+    },
+  };
+}
 
 export function testRunHandlers(w: Wiring): Rpcs {
   const { pool, links } = w;

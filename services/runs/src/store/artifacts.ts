@@ -97,6 +97,12 @@ export async function artifactsOfRun(db: Queryable, runId: string, limit: number
   return rows.map(toRow);
 }
 
+/** Expires a run's artifacts now (the run is being deleted): no read serves them; the sweeper deletes them. */
+export async function expireRunArtifacts(db: Queryable, runId: string, now: Date): Promise<number> {
+  const { rowCount } = await db.query('UPDATE artifacts SET expires_at = $2 WHERE run_id = $1 AND expires_at > $2', [runId, now]);
+  return rowCount ?? 0;
+}
+
 export async function runArtifactBytes(db: Queryable, runId: string): Promise<number> {
   const { rows } = await db.query('SELECT COALESCE(SUM(size_bytes), 0) AS n FROM artifacts WHERE run_id = $1', [runId]);
   return Number(rows[0].n);

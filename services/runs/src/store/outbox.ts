@@ -46,6 +46,16 @@ export async function tryRelayLock(db: Queryable): Promise<boolean> {
   return rows[0].locked === true;
 }
 
+/**
+ * Drops a run's events that were not published yet (the run is being deleted). Waits for the relay's lock first,
+ * so no pass is publishing them meanwhile.
+ */
+export async function dropPendingEvents(db: Queryable, runId: string): Promise<number> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('assay:runs:outbox-relay'))`);
+  const { rowCount } = await db.query('DELETE FROM outbox WHERE run_id = $1 AND published_at IS NULL', [runId]);
+  return rowCount ?? 0;
+}
+
 /** Pending events in order; the caller holds the relay lock. */
 export async function pendingEvents(db: Queryable, limit: number): Promise<OutboxRow[]> {
   const { rows } = await db.query(

@@ -193,6 +193,13 @@ export async function lockRun(db: Queryable, projectId: string, runId: string): 
   return rows[0] ? toRunRow(rows[0]) : undefined;
 }
 
+/** Deletes a run; its results and their attempts go with it (ON DELETE CASCADE). Answers the results deleted. */
+export async function deleteRun(db: Queryable, runId: string): Promise<number> {
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM results WHERE run_id = $1', [runId]);
+  await db.query('DELETE FROM runs WHERE id = $1', [runId]);
+  return rows[0].n as number;
+}
+
 export async function findRun(db: Queryable, projectId: string | undefined, runId: string): Promise<RunRow | undefined> {
   const { rows } = projectId
     ? await db.query(`SELECT ${COLUMNS} FROM runs WHERE id = $1 AND project_id = $2`, [runId, projectId])

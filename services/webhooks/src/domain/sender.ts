@@ -9,6 +9,7 @@
  */
 import { Agent, request } from 'undici';
 import { signatureHeader } from '@assay/webhook-verify';
+import { WEBHOOK_HEADERS } from '@assay/contracts/webhooks/values';
 import { guardedLookup, NOT_A_PUBLIC_TARGET, refusedLiteral, TargetRefusedError } from './ssrf';
 
 export const RESPONSE_DRAIN_LIMIT = 64 * 1024;
@@ -101,9 +102,9 @@ export class Sender {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
-          'x-service-signature': signatureHeader(input.secret, input.timestamp, input.body),
-          'x-service-event': input.event,
-          'x-service-delivery': input.deliveryId,
+          [WEBHOOK_HEADERS.signature]: signatureHeader(input.secret, input.timestamp, input.body),
+          [WEBHOOK_HEADERS.event]: input.event,
+          [WEBHOOK_HEADERS.delivery]: input.deliveryId,
         },
         body: input.body,
         signal: AbortSignal.timeout(this.opts.timeoutMs),

@@ -11,6 +11,7 @@ import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
 import { Empty, Loading } from '../../ui/states';
 import { FailedRead } from './components/NotFound';
 import { RunFacts, RunStats } from './components/RunSummary';
+import { RunArtifacts } from './components/RunArtifacts';
 import { TestList } from './components/TestList';
 import { runTitle, statusLabel, useFirstTests, useRun, useRunRows } from './data';
 import './runs.css';
@@ -38,6 +39,7 @@ export function RunPage() {
     <Page title={runTitle(r)} subtitle={<StatusBadge status={r.status} />}>
       <RunFacts run={r} />
       <RunStats stats={r.testStats} live={r.liveStats} />
+      <RunArtifacts projectId={projectId} runId={runId} finished={!running} />
 
       <section aria-labelledby="failures-title">
         <h2 id="failures-title">Failures by error</h2>

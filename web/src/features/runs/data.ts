@@ -43,6 +43,18 @@ export function useRun(projectId: string, runId: string) {
   });
 }
 
+const artifactsInit = (projectId: string, runId: string) => ({
+  params: { path: { projectId, runId }, query: { include: 'artifacts' } },
+});
+
+/**
+ * The run's stored artifacts (bytes stored, run-level files such as an uploaded HTML report, each with its signed
+ * URL). Asked once the run has finished, not with every poll: the list holds up to 1,000 attachments.
+ */
+export function useRunArtifacts(projectId: string, runId: string, enabled: boolean) {
+  return $api.useQuery('get', RUN, artifactsInit(projectId, runId), { enabled, staleTime: 60_000 });
+}
+
 /**
  * The route loader of the run and spec pages: both reads start with the navigation, while the page's code is still
  * loading (a 10,000-test run's rows take a few hundred ms to answer). The pages read them from the cache.

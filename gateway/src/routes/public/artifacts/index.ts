@@ -16,6 +16,7 @@ export default async function artifactDownloadRoutes(fastify: FastifyInstance) {
   app.get(
     '/:projectId/artifacts/:artifactId',
     {
+      config: { errors: ['RANGE_NOT_SATISFIABLE'] },
       schema: {
         tags: ['Artifacts'],
         operationId: 'downloadArtifact',
