@@ -51,7 +51,10 @@ export async function run(): Promise<void> {
     const t = await admin.tenant('owner');
     const api = new Api(bench.system.gatewayUrl, t.token);
     for (let i = 0; i < 200; i++) {
-      const started = await api.post(`/api/v1/ingest/${t.projectId}/runs`, { metadata: { branch: i % 2 ? 'main' : 'dev' }, totalTests: 10 });
+      const started = await api.post(`/api/v1/ingest/${t.projectId}/runs`, {
+        metadata: { branch: i % 2 ? 'main' : 'dev' },
+        totalTests: 10,
+      });
       if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
       await api.post(`/api/v1/ingest/${t.projectId}/runs/${started.body.data.runId}/finish`, {});
     }

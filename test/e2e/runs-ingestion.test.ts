@@ -299,7 +299,7 @@ describe('runs: ingestion of real Playwright reports and the reads', () => {
     const batch = { results: [item(0, 'failed'), { ...item(0, 'passed'), titlePath: ['cart', 'removes'] }] };
     const r1 = await ingest(t.token, `/${t.projectId}/runs/${id}/results`, batch);
     expect(r1.status).toBe(200);
-    expect(r1.body.data).toEqual({ runId: id, accepted: 2, tests: 2, newResults: 2 });
+    expect(r1.body.data).toEqual({ runId: id, accepted: 2, tests: 2, newResults: 2, quarantined: [] });
     const again = await ingest(t.token, `/${t.projectId}/runs/${id}/results`, batch);
     expect(again.body.data.newResults).toBe(0);
     await ingest(t.token, `/${t.projectId}/runs/${id}/results`, { results: [item(1, 'passed')] });

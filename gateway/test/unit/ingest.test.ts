@@ -106,12 +106,12 @@ describe('ingestion routes', () => {
 
   it('results, finish, reports and the skip list go to their paths; the JUnit query goes along', async () => {
     const runId = 'r'.repeat(24);
-    answer = { status: 200, body: { runId, accepted: 1, tests: 1, newResults: 1 } };
+    answer = { status: 200, body: { runId, accepted: 1, tests: 1, newResults: 1, quarantined: [] } };
     expect(
       (await h.request({ method: 'POST', url: `${I()}/runs/${runId}/results`, headers: json, payload: { results: [] } })).json(),
     ).toEqual({
       success: true,
-      data: { runId, accepted: 1, tests: 1, newResults: 1 },
+      data: { runId, accepted: 1, tests: 1, newResults: 1, quarantined: [] },
     });
     answer = { status: 200, body: { ...run, testStats: stats } };
     await h.request({ method: 'POST', url: `${I()}/runs/${runId}/finish` });

@@ -161,9 +161,9 @@ export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
         tags: TAGS,
         summary: 'Start a run (streaming ingestion)',
         description:
-          'Body `{metadata: {git: {branch, commit: {hash, message, author}}, environment, ci: {provider, pipelineId, buildUrl}, tags[]}, totalTests?, startTime?}`. The run is `running`; RUN_STARTED is published.',
+          "Body `{metadata: {git: {branch, commit: {hash, message, author}}, environment, ci: {provider, pipelineId, buildUrl}, tags[]}, totalTests?, startTime?, buildId?, shard?: {current, total}}`. The run is `running`; RUN_STARTED is published (201). Shards of one CI build send the same `buildId`: the first start creates the build's run (201), later ones answer that same run (200, no new event); 409 `CONFLICT` when that run has already finished or its shard total differs.",
         params: IngestProjectParams,
-        response: { 201: Ok(StartedSchema) },
+        response: { 201: Ok(StartedSchema), 200: Ok(StartedSchema) },
       },
     },
     async (request, reply) => relay(reply, await forward(app, request, request.params.projectId, '/runs', opts)),
@@ -177,7 +177,7 @@ export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
         tags: TAGS,
         summary: 'Append a batch of test results',
         description:
-          "Body `{results: [...]}`, each item one attempt in Playwright's per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments, annotations, tags). Idempotent per (test, retry).",
+          "Body `{results: [...]}`, each item one attempt in Playwright's per-test shape (file, titlePath, projectName, status, duration, retry, errors, steps, attachments, annotations, tags). Idempotent per (test, retry). An item may carry `shard` (the shard of a sharded build that ran it). The answer lists the batch's tests that active quarantine rules cover (`quarantined`).",
         params: IngestRunParams,
         response: { 200: Ok(AcceptedSchema) },
       },
@@ -218,7 +218,8 @@ export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
       schema: {
         tags: TAGS,
         summary: 'Finish a run',
-        description: 'Body `{status?, endTime?}`: the final status is computed from the results unless given. RUN_FINISHED is published.',
+        description:
+          'Body `{status?, endTime?, shard?: {current, total}}`: the final status is computed from the results unless given. RUN_FINISHED is published. With `shard`, that shard is marked finished and the run finishes only once all `total` shards have (until then it is answered `running`); a run whose shards never all finish is ended by the inactivity sweeper (`incomplete`).',
         params: IngestRunParams,
         response: { 200: Ok(RunAnswerSchema) },
       },

@@ -12,7 +12,21 @@ import { RUN_STATUSES } from './values';
 
 const RunStatusText = Type.String({ description: 'running, passed, failed, interrupted, incomplete' });
 
-export const StartedSchema = Type.Object({ runId: Type.String(), counter: Type.Integer(), status: RunStatusText, url: Type.String() });
+/** A sharded build's bookkeeping, in the answers of a run started with a build id. */
+export const ShardsSchema = Type.Object({
+  total: Type.Union([Type.Integer(), Type.Null()], { description: 'shards of the build (null until a shard names it)' }),
+  finished: Type.Array(Type.Integer(), { description: 'shards that have finished' }),
+});
+export type ShardsJson = Static<typeof ShardsSchema>;
+
+export const StartedSchema = Type.Object({
+  runId: Type.String(),
+  counter: Type.Integer(),
+  status: RunStatusText,
+  url: Type.String(),
+  buildId: Type.Optional(Type.String({ description: 'when started with a build id: the build whose run this is' })),
+  shards: Type.Optional(ShardsSchema),
+});
 export type StartedJson = Static<typeof StartedSchema>;
 
 /** A run as ingestion answers it: after finish, and after a one-shot report. */
@@ -22,19 +36,40 @@ export const RunAnswerSchema = Type.Object({
   status: RunStatusText,
   url: Type.String(),
   testStats: Type.Ref(TestStatsSchema),
+  buildId: Type.Optional(Type.String()),
+  shards: Type.Optional(ShardsSchema),
 });
 export type RunAnswerJson = Static<typeof RunAnswerSchema>;
+
+/** A test as reporters name it: file (relative to the test root), title path below the file, Playwright project. */
+export const TestRefSchema = Type.Object({ file: Type.String(), titlePath: Type.Array(Type.String()), projectName: Type.String() });
+export type TestRefJson = Static<typeof TestRefSchema>;
 
 export const AcceptedSchema = Type.Object({
   runId: Type.String(),
   accepted: Type.Integer({ description: 'attempts in the batch' }),
   tests: Type.Integer(),
   newResults: Type.Integer({ description: 'tests not seen in this run before (a re-sent batch adds none)' }),
+  quarantined: Type.Array(TestRefSchema, {
+    description: "the batch's tests that active quarantine rules cover: their failures do not fail the run",
+  }),
 });
 export type AcceptedJson = Static<typeof AcceptedSchema>;
 
+/** What an active skip rule matches on (unset criteria are null), as reporters apply it. */
+export const SkipListRuleSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  titlePattern: Type.Union([Type.String(), Type.Null()], {
+    description: 'case-insensitive RE2 pattern on the full title `describe › test`',
+  }),
+  file: Type.Union([Type.String(), Type.Null()], { description: 'the test file or a path suffix of it' }),
+  tag: Type.Union([Type.String(), Type.Null()], { description: "one of the test's tags (with or without @)" }),
+});
+export type SkipListRuleJson = Static<typeof SkipListRuleSchema>;
+
 export const SkipListSchema = Type.Object({
-  rules: Type.Array(Type.Object({}, { additionalProperties: true })),
+  rules: Type.Array(SkipListRuleSchema),
   tests: Type.Array(
     Type.Object({
       testId: Type.String(),
@@ -45,15 +80,7 @@ export const SkipListSchema = Type.Object({
     }),
   ),
 });
-/** The skip list's rules: what each active skip rule matches on (unset criteria are null). */
-export interface SkipListRuleJson {
-  id: string;
-  name: string;
-  titlePattern: string | null;
-  file: string | null;
-  tag: string | null;
-}
-export type SkipListJson = Static<typeof SkipListSchema> & { rules: SkipListRuleJson[] };
+export type SkipListJson = Static<typeof SkipListSchema>;
 
 export const IngestProjectParams = Type.Object({ projectId: Type.String() });
 export const IngestRunParams = Type.Object({ projectId: Type.String(), runId: Type.String() });

@@ -6,17 +6,44 @@
 import { withTransaction, type PoolClient } from '@assay/db';
 import { AppError, notFound } from '@assay/errors';
 import type { Principal } from '@assay/service-kit';
-import type { AcceptedJson, RunAnswerJson, SkipListJson, StartedJson } from '@assay/contracts/runs/ingest';
+import type { AcceptedJson, RunAnswerJson, SkipListJson, StartedJson, TestRefJson } from '@assay/contracts/runs/ingest';
 import type { FinishStatusName } from '@assay/contracts/runs/values';
+import { fullTitleOf } from '../domain/identity';
 import { compileRule } from '../domain/rules';
 import { testStatsOf } from '../domain/snapshot';
 import type { Wiring } from '../wiring';
 import { enqueueRunEvent } from '../store/outbox';
 import { activeRules, testsMatching } from '../store/action-rules';
-import { finishRun, insertRun, lockRun, numberRun, refreshRunStats, setRunHeader, type RunRow, type RunSource } from '../store/test-runs';
+import {
+  finishRun,
+  insertRun,
+  joinBuildRun,
+  lockBuildRun,
+  lockRun,
+  markShardFinished,
+  numberRun,
+  refreshRunStats,
+  setRunHeader,
+  type RunRow,
+  type RunSource,
+} from '../store/test-runs';
 import { writeTests } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
+
+/** One shard of a sharded build: `current` of `total` (1-based, as Playwright's `--shard=current/total`). */
+export interface Shard {
+  current: number;
+  total: number;
+}
+
+export interface StartBody {
+  metadata: NormMetadata;
+  totalTests?: number;
+  startTime?: Date;
+  buildId?: string;
+  shard?: Shard;
+}
 
 /** What a result batch reader answers once it has handed over every item. */
 export type BatchReader = (sink: TestSink) => Promise<{ accepted: number; tests: number }>;
@@ -31,7 +58,19 @@ export class Ingestion {
       status: run.status,
       url: this.w.links.run(run.projectId, run.id),
       testStats: testStatsOf(run),
+      ...this.build(run),
     };
+  }
+
+  /** A build's run says which build and where its shards are. */
+  private build(run: RunRow): Pick<StartedJson, 'buildId' | 'shards'> {
+    if (run.buildId === null) return {};
+    return { buildId: run.buildId, shards: { total: run.shardTotal, finished: run.shardsFinished } };
+  }
+
+  private started(run: RunRow): StartedJson {
+    const { runId, counter, url, status } = this.answer(run);
+    return { runId, counter, url, status, ...this.build(run) };
   }
 
   /** One transaction; after its commit, wakes the relay (events written) and the linker (links queued). */
@@ -45,8 +84,12 @@ export class Ingestion {
   /** A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote. */
   private async writer(c: PoolClient, run: RunRow, now: Date) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
-    const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0 };
+    const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
+    const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
     const sink: TestSink = async (tests) => {
+      for (const t of tests)
+        if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
+          total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
       const out = await writeTests(c, run, tests, rules);
       total.newResults += out.newResults;
       total.tests += out.tests;
@@ -56,14 +99,27 @@ export class Ingestion {
     return { sink, total };
   }
 
-  async start(
-    projectId: string,
-    caller: Principal,
-    body: { metadata: NormMetadata; totalTests?: number; startTime?: Date },
-  ): Promise<StartedJson> {
+  /**
+   * A new running run (RUN_STARTED), or with a build id the build's run: the first shard to start creates it
+   * (`created`), the others join it (no new event, no new run counted in usage). A build whose run has finished
+   * is a 409, and so is a shard total other than the one the run has.
+   */
+  async open(projectId: string, caller: Principal, body: StartBody): Promise<{ created: boolean; run: StartedJson }> {
     const now = this.w.clock();
     return this.tx(
       async (c) => {
+        if (body.buildId !== undefined) {
+          const existing = await lockBuildRun(c, projectId, body.buildId);
+          if (existing) {
+            if (existing.status !== 'running')
+              throw new AppError(
+                'CONFLICT',
+                `The run of build ${body.buildId} is ${existing.status}; a finished build takes no new shards`,
+              );
+            this.checkShardTotal(existing, body.shard);
+            return { created: false, run: this.started(await joinBuildRun(c, existing.id, body.shard?.total ?? null)) };
+          }
+        }
         await assertQuotaLeft(c, caller.orgId, now, this.w.defaultPlan);
         const run = await insertRun(c, {
           projectId,
@@ -73,14 +129,25 @@ export class Ingestion {
           totalTests: body.totalTests,
           startTime: body.startTime ?? now,
           createdBy: caller.tokenId,
+          buildId: body.buildId,
+          shardTotal: body.shard?.total,
         });
         await enqueueRunEvent(c, 'RUN_STARTED', run, this.w.links, now);
         await charge(c, caller.orgId, now, { testResults: 0, runs: 1 }, this.w.defaultPlan);
-        const { runId, counter, url, status } = this.answer(run);
-        return { runId, counter, url, status };
+        return { created: true, run: this.started(run) };
       },
       { events: true },
     );
+  }
+
+  /** `open`, answering the run only. */
+  async start(projectId: string, caller: Principal, body: StartBody): Promise<StartedJson> {
+    return (await this.open(projectId, caller, body)).run;
+  }
+
+  private checkShardTotal(run: RunRow, shard: Shard | undefined): void {
+    if (shard && run.shardTotal !== null && run.shardTotal !== shard.total)
+      throw new AppError('CONFLICT', `The run of build ${run.buildId ?? run.id} has ${run.shardTotal} shards, not ${shard.total}`);
   }
 
   async results(projectId: string, runId: string, read: BatchReader): Promise<AcceptedJson> {
@@ -100,14 +167,22 @@ export class Ingestion {
         await refreshRunStats(c, run.id);
         queued = total.linksQueued;
         await charge(c, run.orgId, now, { testResults: total.newResults, runs: 0 }, this.w.defaultPlan);
-        return { runId, accepted: counts.accepted, tests: counts.tests, newResults: total.newResults };
+        return { runId, accepted: counts.accepted, tests: counts.tests, newResults: total.newResults, quarantined: total.quarantined };
       },
       { links: () => queued },
     );
   }
 
-  /** Finishing twice is harmless: a run that is no longer running is answered as it is, with no new event. */
-  async finish(projectId: string, runId: string, body: { status?: FinishStatusName; endTime?: Date }): Promise<RunAnswerJson> {
+  /**
+   * Finishing twice is harmless: a run that is no longer running is answered as it is, with no new event. With
+   * a shard, the shard is marked finished and the run finishes (status computed, RUN_FINISHED) only once all
+   * its shards have; until then it is answered still running.
+   */
+  async finish(
+    projectId: string,
+    runId: string,
+    body: { status?: FinishStatusName; endTime?: Date; shard?: Shard },
+  ): Promise<RunAnswerJson> {
     const now = this.w.clock();
     return this.tx(
       async (c) => {
@@ -115,6 +190,11 @@ export class Ingestion {
         if (!run) throw notFound('Run');
         if (run.status !== 'running') return this.answer(run);
         await refreshRunStats(c, run.id);
+        if (body.shard) {
+          this.checkShardTotal(run, body.shard);
+          const marked = await markShardFinished(c, run.id, body.shard.current, body.shard.total);
+          if (marked.shardsFinished.length < (marked.shardTotal ?? body.shard.total)) return this.answer(marked);
+        }
         const done = await finishRun(c, run.id, { status: body.status, endTime: body.endTime });
         await enqueueRunEvent(c, 'RUN_FINISHED', done, this.w.links, now);
         return this.answer(done);

@@ -33,6 +33,8 @@ export interface NormTest {
   tags: string[];
   location?: SourceLocation;
   attempts: NormAttempt[];
+  /** The shard of a sharded build that ran it (streaming API items only). */
+  shard?: number;
 }
 
 export interface NormMetadata {
@@ -295,6 +297,8 @@ export function normalizeResultItem(item: Json, p: string): { key: string; test:
   const projectName = name(str(o.projectName, `${p}.projectName`, ''), `${p}.projectName`);
   const a = attempt(o, p, 0);
   if (o.retry === undefined) a.retry = 0;
+  const shard = o.shard === undefined || o.shard === null ? undefined : num(o.shard, `${p}.shard`);
+  if (shard !== undefined && (!Number.isInteger(shard) || shard < 1)) throw new ReportError(`${p}.shard`, 'must be an integer ≥ 1');
   return {
     key: JSON.stringify([file, titlePath, projectName]),
     test: {
@@ -306,6 +310,7 @@ export function normalizeResultItem(item: Json, p: string): { key: string; test:
       tags: tagList(o.tags, `${p}.tags`),
       location: location(o.location, `${p}.location`),
       attempts: [a],
+      ...(shard === undefined ? {} : { shard }),
     },
   };
 }

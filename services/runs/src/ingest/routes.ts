@@ -17,7 +17,7 @@ import type { Principal } from '@assay/service-kit';
 import type { JUnitQueryValue } from '@assay/contracts/runs/ingest';
 import { FINISH_STATUSES, oneOf, type FinishStatusName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
-import { Ingestion } from './ingestion';
+import { Ingestion, type Shard } from './ingestion';
 import { normalizeJUnit, normalizeMetadata, ReportError } from './normalize';
 import { Slots, spoolBody, SPOOL_MEMORY_BYTES, type SpooledBody } from './spool';
 import { readPlaywrightReport, readResultBatch, readTests } from './stream';
@@ -69,10 +69,10 @@ async function smallJson(request: FastifyRequest, body: SpooledBody): Promise<un
 /** JUnit needs no document type; a DOCTYPE only brings entities (expansion, external references): refused. */
 const DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
 
-function onlyKeys(body: unknown, allowed: string[]): Record<string, unknown> {
+function onlyKeys(body: unknown, allowed: string[], path = 'body'): Record<string, unknown> {
   if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ReportError('body', 'must be an object');
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new ReportError(`body.${k}`, `unknown property "${k}"`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ReportError(path, 'must be an object');
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new ReportError(`${path}.${k}`, `unknown property "${k}"`);
   return body as Record<string, unknown>;
 }
 
@@ -93,6 +93,28 @@ function optFinishStatus(v: unknown, path: string): FinishStatusName | undefined
   if (v === undefined) return undefined;
   if (!oneOf(FINISH_STATUSES, v)) throw new ReportError(path, `must be one of ${FINISH_STATUSES.join(', ')}`);
   return v;
+}
+
+/** A CI build id: what names one build's run (printable, at most 200 characters). */
+function optBuildId(v: unknown, path: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || v.trim() === '' || v.length > 200 || !/^[\x21-\x7e]+$/.test(v))
+    throw new ReportError(path, 'must be 1–200 printable ASCII characters without spaces');
+  return v;
+}
+
+/** `{current, total}`: 1 ≤ current ≤ total ≤ 1000. */
+function optShard(v: unknown, path: string): Shard | undefined {
+  if (v === undefined || v === null) return undefined;
+  const o = onlyKeys(v, ['current', 'total'], path);
+  const int = (x: unknown, p: string) => {
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > 1000) throw new ReportError(p, 'must be an integer from 1 to 1000');
+    return x;
+  };
+  const current = int(o.current, `${path}.current`);
+  const total = int(o.total, `${path}.total`);
+  if (current > total) throw new ReportError(`${path}.current`, 'must not be greater than total');
+  return { current, total };
 }
 
 export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<void> {
@@ -133,15 +155,23 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     });
 
     scope.post<ProjectRoute>('/ingest/:projectId/runs', async (request, reply) => {
-      const b = onlyKeys(await withBody(request, (body) => smallJson(request, body)), ['metadata', 'totalTests', 'startTime']);
+      const b = onlyKeys(await withBody(request, (body) => smallJson(request, body)), [
+        'metadata',
+        'totalTests',
+        'startTime',
+        'buildId',
+        'shard',
+      ]);
       const totalTests = optCount(b.totalTests, 'body.totalTests');
-      const answer = await ingestion.start(request.params.projectId, callerOf(request), {
+      const { created, run } = await ingestion.open(request.params.projectId, callerOf(request), {
         metadata: normalizeMetadata(b.metadata),
         totalTests,
         startTime: optDate(b.startTime, 'body.startTime'),
+        buildId: optBuildId(b.buildId, 'body.buildId'),
+        shard: optShard(b.shard, 'body.shard'),
       });
-      reply.code(201);
-      return answer;
+      reply.code(created ? 201 : 200);
+      return run;
     });
 
     scope.post<RunRoute>('/ingest/:projectId/runs/:runId/results', async (request) => {
@@ -154,11 +184,12 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request) => {
       const { projectId, runId } = request.params;
       const b = await withBody(request, async (body) =>
-        body.size > 0 ? onlyKeys(await smallJson(request, body), ['status', 'endTime']) : {},
+        body.size > 0 ? onlyKeys(await smallJson(request, body), ['status', 'endTime', 'shard']) : {},
       );
       return ingestion.finish(projectId, runId, {
         status: optFinishStatus(b.status, 'body.status'),
         endTime: optDate(b.endTime, 'body.endTime'),
+        shard: optShard(b.shard, 'body.shard'),
       });
     });
 

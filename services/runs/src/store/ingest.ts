@@ -73,6 +73,7 @@ function prepare(projectId: string, runId: string, chunk: NormTest[], seqStart: 
         annotations: t.annotations,
         location: t.location ?? null,
         error_group_id: errorGroupId,
+        shard: t.shard ?? null,
       });
     if (!repeated) p.resultIds.push(resultId);
     for (const a of t.attempts) {
@@ -131,18 +132,19 @@ export async function writeTests(
     }
     const { rows: inserted } = await client.query(
       `INSERT INTO results (id, run_id, project_id, test_id, seq, file, title_path, project_name, expected_status, quarantined,
-         tags, annotations, location, error_group_id)
+         tags, annotations, location, error_group_id, shard)
        SELECT x.id, $2, $3, x.test_id, x.seq, x.file, ARRAY(SELECT jsonb_array_elements_text(x.title_path)), x.project_name,
               x.expected_status, x.quarantined, ARRAY(SELECT jsonb_array_elements_text(x.tags)), x.annotations, x.location,
-              x.error_group_id
+              x.error_group_id, x.shard
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, test_id text, seq int, file text, title_path jsonb, project_name text,
-              expected_status text, quarantined boolean, tags jsonb, annotations jsonb, location jsonb, error_group_id text)
+              expected_status text, quarantined boolean, tags jsonb, annotations jsonb, location jsonb, error_group_id text, shard int)
        ON CONFLICT (id) DO UPDATE SET
          quarantined = results.quarantined OR EXCLUDED.quarantined,
          tags = ARRAY(SELECT DISTINCT unnest(results.tags || EXCLUDED.tags)),
          annotations = EXCLUDED.annotations,
          location = coalesce(EXCLUDED.location, results.location),
-         error_group_id = coalesce(EXCLUDED.error_group_id, results.error_group_id)
+         error_group_id = coalesce(EXCLUDED.error_group_id, results.error_group_id),
+         shard = coalesce(EXCLUDED.shard, results.shard)
        RETURNING (xmax = 0) AS inserted`,
       [JSON.stringify(p.results), run.id, run.projectId],
     );

@@ -39,11 +39,18 @@ export interface RunRow {
   coverage: Record<string, unknown> | null;
   reportErrors: unknown[];
   stats: RunStats;
+  /** The CI build a sharded run belongs to (one run per project and build id). */
+  buildId: string | null;
+  /** How many shards the build has; null when not sharded. */
+  shardTotal: number | null;
+  /** The shards that have finished, sorted. */
+  shardsFinished: number[];
 }
 
 const COLUMNS = `id, project_id, org_id, counter, status, source, start_time, end_time, duration_ms, last_activity_at, branch,
   environment, commit_hash, commit_message, commit_author, ci, extra, tags, total_tests_expected, coverage, report_errors,
-  total, passed, failed, skipped, flaky, timed_out, interrupted, quarantined, total_attempts, retried_tests`;
+  total, passed, failed, skipped, flaky, timed_out, interrupted, quarantined, total_attempts, retried_tests, build_id, shard_total,
+  shards_finished`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
 export function toRunRow(r: any): RunRow {
@@ -81,6 +88,9 @@ export function toRunRow(r: any): RunRow {
       totalAttempts: r.total_attempts,
       retriedTests: r.retried_tests,
     },
+    buildId: r.build_id ?? null,
+    shardTotal: r.shard_total ?? null,
+    shardsFinished: r.shards_finished ?? [],
   };
 }
 
@@ -97,6 +107,8 @@ export interface NewRun {
   createdBy: string;
   coverage?: Record<string, unknown>;
   reportErrors?: unknown[];
+  buildId?: string;
+  shardTotal?: number;
 }
 
 /**
@@ -122,8 +134,9 @@ export async function insertRun(db: Queryable, run: NewRun, opts: { counter?: bo
   const m = run.metadata;
   const { rows } = await db.query(
     `INSERT INTO runs (id, project_id, org_id, counter, status, source, start_time, last_activity_at, branch, environment,
-       commit_hash, commit_message, commit_author, ci, extra, tags, total_tests_expected, coverage, report_errors, created_by)
-     VALUES ($1, $2, $3, $4, 'running', $5, $6, now(), $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+       commit_hash, commit_message, commit_author, ci, extra, tags, total_tests_expected, coverage, report_errors, created_by,
+       build_id, shard_total)
+     VALUES ($1, $2, $3, $4, 'running', $5, $6, now(), $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
      RETURNING ${COLUMNS}`,
     [
       newId(),
@@ -137,6 +150,8 @@ export async function insertRun(db: Queryable, run: NewRun, opts: { counter?: bo
       run.coverage ? JSON.stringify(run.coverage) : null,
       JSON.stringify(run.reportErrors ?? []),
       run.createdBy,
+      run.buildId ?? null,
+      run.shardTotal ?? null,
     ],
   );
   return toRunRow(rows[0]);
@@ -198,6 +213,37 @@ export async function deleteRun(db: Queryable, runId: string): Promise<number> {
   const { rows } = await db.query('SELECT count(*)::int AS n FROM results WHERE run_id = $1', [runId]);
   await db.query('DELETE FROM runs WHERE id = $1', [runId]);
   return rows[0].n as number;
+}
+
+/**
+ * The run of a CI build, locked; the build id itself is locked first (an advisory lock held until the transaction
+ * ends), so shards starting at the same moment wait for each other and only the first creates the run.
+ */
+export async function lockBuildRun(db: Queryable, projectId: string, buildId: string): Promise<RunRow | undefined> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['build', projectId, buildId])]);
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM runs WHERE project_id = $1 AND build_id = $2 FOR UPDATE`, [projectId, buildId]);
+  return rows[0] ? toRunRow(rows[0]) : undefined;
+}
+
+/** Records that `shard` (of `total`) has finished; the run's shard total is set by the first shard that names it. */
+export async function markShardFinished(db: Queryable, runId: string, shard: number, total: number): Promise<RunRow> {
+  const { rows } = await db.query(
+    `UPDATE runs SET shard_total = coalesce(shard_total, $3),
+            shards_finished = ARRAY(SELECT DISTINCT s FROM unnest(shards_finished || $2::int) AS s ORDER BY s),
+            last_activity_at = now()
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [runId, shard, total],
+  );
+  return toRunRow(rows[0]);
+}
+
+/** Another shard joined the build's run: it counts as activity, and names the shard total if none was. */
+export async function joinBuildRun(db: Queryable, runId: string, shardTotal: number | null): Promise<RunRow> {
+  const { rows } = await db.query(
+    `UPDATE runs SET shard_total = coalesce(shard_total, $2), last_activity_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+    [runId, shardTotal],
+  );
+  return toRunRow(rows[0]);
 }
 
 export async function findRun(db: Queryable, projectId: string | undefined, runId: string): Promise<RunRow | undefined> {

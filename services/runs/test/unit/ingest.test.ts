@@ -89,8 +89,8 @@ describe('ingestion routes', () => {
       ],
     };
     const batch = await post(`/runs/${runId}/results`, items);
-    expect(batch.json()).toEqual({ runId, accepted: 3, tests: 2, newResults: 2 });
-    expect((await post(`/runs/${runId}/results`, items)).json()).toEqual({ runId, accepted: 3, tests: 2, newResults: 0 });
+    expect(batch.json()).toEqual({ runId, accepted: 3, tests: 2, newResults: 2, quarantined: [] });
+    expect((await post(`/runs/${runId}/results`, items)).json()).toEqual({ runId, accepted: 3, tests: 2, newResults: 0, quarantined: [] });
     expect(wakes.links).toBe(before.links + 1);
 
     const finish = await post(`/runs/${runId}/finish`);
@@ -210,5 +210,40 @@ describe('ingestion routes', () => {
       rules: [{ id, name: 'skip ok', titlePattern: '^ok$', file: null, tag: null }],
       tests: [{ testId: expect.stringMatching(/^[0-9a-f]{24}$/), file: 'a.spec.ts', titlePath: ['ok'], title: 'ok', projectName: '' }],
     });
+  });
+
+  it('joins the shards of one build: concurrent starts make one run and one RUN_STARTED; the last shard finishes it', async () => {
+    const start = (current: number) => post('/runs', { buildId: 'ci-77', shard: { current, total: 3 } });
+    const starts = await Promise.all([start(1), start(2), start(3)]);
+    expect(starts.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
+    const runId = starts[0]!.json().runId;
+    expect(new Set(starts.map((r) => r.json().runId))).toEqual(new Set([runId]));
+    expect(await eventsOf(runId)).toEqual(['RUN_STARTED']);
+    const item = (shard: number, title: string) => ({ file: 'a.spec.ts', titlePath: [title], status: 'passed', duration: 1, shard });
+    const batch = await post(`/runs/${runId}/results`, { results: [item(1, 'one'), item(2, 'two')] });
+    expect(batch.json()).toMatchObject({ accepted: 2, quarantined: [] });
+    const shards = await u.db.pool.query(`SELECT shard FROM results WHERE run_id = $1 ORDER BY shard`, [runId]);
+    expect(shards.rows.map((r) => r.shard)).toEqual([1, 2]);
+    for (const current of [2, 1, 1]) {
+      const f = await post(`/runs/${runId}/finish`, { shard: { current, total: 3 } });
+      expect(f.json()).toMatchObject({ status: 'running', buildId: 'ci-77' });
+    }
+    expect(await eventsOf(runId)).toEqual(['RUN_STARTED']);
+    const last = await post(`/runs/${runId}/finish`, { shard: { current: 3, total: 3 } });
+    expect(last.json()).toMatchObject({ status: 'passed', shards: { total: 3, finished: [1, 2, 3] } });
+    expect(await eventsOf(runId)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+    expect(errorOf(await start(1))).toEqual({ status: 409, code: 'CONFLICT', paths: [] });
+  });
+
+  it('answers which tests of a batch active quarantine rules cover', async () => {
+    await u.admin.createRule({ projectId: P, name: 'q', operations: [RuleOperation.QUARANTINE], titlePattern: '^known › ' });
+    const runId = (await post('/runs', {})).json().runId;
+    const res = await post(`/runs/${runId}/results`, {
+      results: [
+        { file: 'k.spec.ts', titlePath: ['known', 'breaks'], projectName: 'chromium', status: 'failed' },
+        { file: 'k.spec.ts', titlePath: ['other'], projectName: 'chromium', status: 'failed' },
+      ],
+    });
+    expect(res.json().quarantined).toEqual([{ file: 'k.spec.ts', titlePath: ['known', 'breaks'], projectName: 'chromium' }]);
   });
 });
