@@ -29,6 +29,7 @@ import publicApi, { ALIAS_PREFIX, PUBLIC_PREFIX } from './routes/public-api';
 import { compatUpload, ingestApi, INGEST_PREFIX } from './routes/ingest';
 import { artifactRoutes } from './routes/artifacts';
 import appApi, { APP_PREFIX } from './routes/app';
+import { mcpRoutes, type McpHttpModule } from './routes/mcp';
 import cookiesPlugin from './plugins/app/cookies';
 import type { Authenticator } from './auth/authenticator';
 
@@ -45,6 +46,8 @@ export interface AppDeps {
   healthClients: Record<string, Client<typeof Health>>;
   /** Where the public traffic is counted and timed (served on METRICS_PORT); none in tests that skip it. */
   metrics?: Metrics['registry'];
+  /** @assay/mcp, served at /mcp (server.ts loads it; without it /mcp answers 503). */
+  mcp?: McpHttpModule;
   /** Tests only: a shorter idempotency lock lease than CONTRACT §4's 60 s. */
   idempotencyLeaseMs?: number;
 }
@@ -146,5 +149,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(appApi, { prefix: APP_PREFIX, redis: deps.redis, publicUiUrl: config.PUBLIC_UI_URL });
   await app.register(compatUpload, ingest);
   await app.register(artifactRoutes, ingest);
+  await app.register(mcpRoutes, { root: app, mcp: deps.mcp });
   return app;
 }

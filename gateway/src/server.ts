@@ -13,6 +13,18 @@ import { buildApp } from './app';
 import type { GatewayConfig } from './config';
 import { Authenticator } from './auth/authenticator';
 import { createServiceClients } from './plugins/app/services';
+import type { McpHttpModule } from './routes/mcp';
+
+/**
+ * @assay/mcp, loaded when the gateway starts rather than imported: it is built after the gateway (its API client is
+ * generated from this gateway's OpenAPI document), so the gateway cannot see its types when it compiles.
+ */
+async function loadMcp(): Promise<McpHttpModule> {
+  const name = '@assay/mcp';
+  const mod = (await import(name)) as Partial<McpHttpModule>;
+  if (typeof mod.handleMcpHttpRequest !== 'function') throw new Error(`${name} does not export handleMcpHttpRequest`);
+  return mod as McpHttpModule;
+}
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -46,7 +58,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   };
 
   const metrics = createMetrics('gateway');
-  const app = await buildApp({ config, logger, redis, authenticator, clients, healthClients, metrics: metrics.registry });
+  const mcp = await loadMcp();
+  const app = await buildApp({ config, logger, redis, authenticator, clients, healthClients, metrics: metrics.registry, mcp });
   await app.listen({ port: config.PORT, host: config.BIND_HOST });
 
   const metricsApp = Fastify({ logger: false });

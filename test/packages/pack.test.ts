@@ -1,8 +1,10 @@
 /**
- * The publishable packages as a user gets them: `npm pack` @assay/client and @assay/webhook-verify (built by
- * `npm run build`), install both tarballs into an empty project (openapi-fetch comes from the npm registry or
- * its cache), then use them there with require() and with import() — a real call of the client against a local
- * server, with a retry and an idempotency key — and type-check a TypeScript user of both module kinds.
+ * The publishable packages as a user gets them: `npm pack` @assay/client, @assay/webhook-verify and @assay/mcp
+ * (built by `npm run build`), install the tarballs into an empty project (openapi-fetch, the MCP SDK and zod come
+ * from the npm registry or its cache), then use them there with require() and with import() — a real call of the
+ * client against a local server, with a retry and an idempotency key —, type-check a TypeScript user of both
+ * module kinds, and start the MCP server the way an assistant does (`npx @assay/mcp`, stdio) to list its tools
+ * and call one against the local server.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,11 +13,19 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOLS } from '@assay/mcp';
 
 jest.setTimeout(300_000);
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
-const PACKAGES = { client: path.join(ROOT, 'packages', 'client'), verify: path.join(ROOT, 'packages', 'webhook-verify') };
+const PACKAGES = {
+  client: path.join(ROOT, 'packages', 'client'),
+  verify: path.join(ROOT, 'packages', 'webhook-verify'),
+  mcp: path.join(ROOT, 'packages', 'mcp'),
+};
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 interface PackEntry {
@@ -118,7 +128,7 @@ export const when: number = verifySignature('', 't=1,v1=00', 'whsec_x');
 export const reason: VerifyFailure = 'mismatch';
 `;
 
-describe('npm pack of @assay/client and @assay/webhook-verify', () => {
+describe('npm pack of @assay/client, @assay/webhook-verify and @assay/mcp', () => {
   let dir: string;
   let api: ReturnType<typeof startApi>;
   let apiUrl: string;
@@ -132,6 +142,7 @@ describe('npm pack of @assay/client and @assay/webhook-verify', () => {
     fs.mkdirSync(project);
     entries.client = await pack(PACKAGES.client, tarballs);
     entries.verify = await pack(PACKAGES.verify, tarballs);
+    entries.mcp = await pack(PACKAGES.mcp, tarballs);
     await npm(project, ['init', '-y', '--loglevel=error']);
     await npm(project, [
       'install',
@@ -141,6 +152,7 @@ describe('npm pack of @assay/client and @assay/webhook-verify', () => {
       '--loglevel=error',
       path.join(tarballs, entries.client.filename),
       path.join(tarballs, entries.verify.filename),
+      path.join(tarballs, entries.mcp.filename),
     ]);
     api = startApi();
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
@@ -171,6 +183,7 @@ describe('npm pack of @assay/client and @assay/webhook-verify', () => {
       expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
     }
     expect(entries.client!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/esm/schema.d.ts', 'openapi.json']));
+    expect(entries.mcp!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/cjs/bin.js', 'dist/esm/tools.js']));
   });
 
   it('declares its runtime dependencies from the registry and nothing of the workspace', () => {
@@ -183,6 +196,17 @@ describe('npm pack of @assay/client and @assay/webhook-verify', () => {
     expect(verify.dependencies).toBeUndefined();
     expect(verify.license).toBe('MIT');
     expect(fs.existsSync(path.join(project(), 'node_modules', 'openapi-fetch', 'package.json'))).toBe(true);
+    const mcp = installed('@assay/mcp');
+    expect(mcp.dependencies).toEqual({
+      '@assay/client': '0.1.0',
+      '@modelcontextprotocol/sdk': expect.any(String),
+      zod: expect.any(String),
+    });
+    expect(mcp.bin).toEqual({ 'assay-mcp': 'dist/cjs/bin.js' });
+    expect(mcp.license).toBe('MIT');
+    // Its @assay/client is the tarball's, not something of the same name from a registry.
+    expect(installed('@assay/client').version).toBe(client.version);
+    expect(fs.existsSync(path.join(project(), 'node_modules', '@assay', 'mcp', 'node_modules'))).toBe(false);
     // Nothing in the built files reaches for another @assay package.
     for (const name of ['@assay/client', '@assay/webhook-verify']) {
       const root = path.join(project(), 'node_modules', name, 'dist');
@@ -280,5 +304,45 @@ const load = Promise.all([import('@assay/client'), import('@assay/webhook-verify
     );
     const failed = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/types\.mts.*TS2322/);
+  });
+
+  it('starts the MCP server as an assistant does (npx @assay/mcp over stdio): lists its tools and calls one', async () => {
+    const help = await run('npx', ['--no-install', '@assay/mcp', '--help'], { cwd: project() });
+    expect(help.stdout).toContain('ASSAY_TOKEN');
+    const mcp = new Client({ name: 'pack', version: '1' });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['--no-install', '@assay/mcp'],
+        cwd: project(),
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          ASSAY_URL: apiUrl,
+          ASSAY_TOKEN: 'svc_pat_pack',
+          ASSAY_PROJECT_ID: 'p1',
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect(mcp.getServerVersion()).toEqual(
+        expect.objectContaining({ name: 'assay', version: entries.mcp!.filename.match(/-(\d+\.\d+\.\d+)\.tgz$/)![1] }),
+      );
+      const { tools } = await mcp.listTools();
+      expect(tools.map((x) => x.name).sort()).toEqual(Object.keys(TOOLS).sort());
+      api.seen.length = 0;
+      const res = (await mcp.callTool({ name: 'list_runs', arguments: { limit: 10 } })) as CallToolResult;
+      // (Every third test-runs answer of the fake API is a 503, which the server's @assay/client retries.)
+      expect(res.isError).toBeFalsy();
+      const body = JSON.parse((res.content[0] as { text: string }).text);
+      expect(body.data.map((r: { id: string }) => r.id)).toEqual(['r1', 'r2']);
+      expect(body.hint).toBe('More results: call again with page=2.');
+      expect(api.seen.length).toBeGreaterThan(0);
+      expect(new Set(api.seen.map((s) => s.url))).toEqual(new Set(['/api/v1/public/p1/test-runs?limit=10']));
+      expect(new Set(api.seen.map((s) => s.authorization))).toEqual(new Set(['Bearer svc_pat_pack']));
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -6,7 +6,8 @@
  * Two hooks, registered around authentication (app.ts):
  *   - `ipRateLimit` (onRequest, BEFORE auth): every request of a client IP counts in the `ip` bucket, whatever
  *     its outcome (401s and unknown routes included). Its 429 carries `Retry-After` and no `RateLimit-*`
- *     headers (the caller is not authenticated). The client IP is the socket address, or the X-Forwarded-For
+ *     headers (the caller is not authenticated). The API calls an MCP tool makes in process for a /mcp request
+ *     are not counted again (routes/mcp.ts). The client IP is the socket address, or the X-Forwarded-For
  *     entry added by the last of TRUSTED_PROXY_HOPS trusted proxies (Fastify `trustProxy`, see app.ts).
  *   - `tokenRateLimit` (onRequest, AFTER auth): an authenticated request counts once in each of its buckets,
  *     keyed by token id: `reads` (GET/HEAD) or `writes` (other methods), plus the route's extra bucket
@@ -26,14 +27,18 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@assay/errors';
 import type { RateLimits } from '../../config';
+import { isMcpToolCall } from '../../routes/mcp';
 
 export const RATE_WINDOW_SECONDS = 60;
 export type Bucket = keyof RateLimits;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `false`: not rate-limited at all (health probes only). */
-    rateLimit?: false;
+    /**
+     * `false`: not rate-limited at all (health probes only). `'ip'`: the per-IP limit only, not the token's buckets
+     * (/mcp, whose tools' API calls count in the token's buckets themselves).
+     */
+    rateLimit?: false | 'ip';
   }
 }
 
@@ -136,6 +141,8 @@ export const ipRateLimit = fp(
   async function ipRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.rateLimit === false || !LIMITED.test(request.url)) return;
+      // An MCP tool's API call: its /mcp request already counted for this address (routes/mcp.ts).
+      if (isMcpToolCall(request)) return;
       const s = await opts.policy.consume('ip', clientIp(request));
       if (s.exceeded) throw tooMany('Too many requests from this address', s.resetSeconds);
     });
@@ -148,7 +155,8 @@ export const tokenRateLimit = fp(
   async function tokenRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.auth;
-      if (!auth || request.routeOptions.config.rateLimit === false) return;
+      const config = request.routeOptions.config.rateLimit;
+      if (!auth || config === false || config === 'ip') return;
       const buckets = bucketsOf(request.method, request.routeOptions.config.rateBucket);
       const states = await Promise.all(buckets.map((b) => opts.policy.consume(b, auth.rateKey)));
       const exceeded = states.filter((s) => s.exceeded);

@@ -330,6 +330,7 @@ export default fp(
             'Authenticate with `Authorization: Bearer svc_pat_<token>`, or (the web app) with the `assay_session` cookie set by `POST /api/v1/app/login`, which acts as a token of its user over every project of their organizations; a state-changing request signed in with the cookie must also send `X-Assay-CSRF: 1`.',
             'Rate limits per token and minute: reads 100, writes 60, manual run creation 10, PDF generation 1, ingestion 600; per IP before authentication 200. Authenticated answers carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` of the most constraining bucket; a 429 carries `Retry-After`.',
             'Create (POST) operations accept an optional `Idempotency-Key` (at most 255 characters; replayed for 24 hours).',
+            'Not described here: `POST /mcp`, the Model Context Protocol endpoint (Streamable HTTP, JSON-RPC) for AI assistants. It takes the same credentials; its tools call the operations below as the caller, under the same roles, project access and rate limits. See the README (MCP) or `npx @assay/mcp --help`.',
           ].join('\n\n'),
           license: { name: 'Proprietary', identifier: 'LicenseRef-Assay' },
         },
