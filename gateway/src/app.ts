@@ -46,8 +46,8 @@ export interface AppDeps {
   healthClients: Record<string, Client<typeof Health>>;
   /** Where the public traffic is counted and timed (served on METRICS_PORT); none in tests that skip it. */
   metrics?: Metrics['registry'];
-  /** @assay/mcp, served at /mcp (server.ts loads it; without it /mcp answers 503). */
-  mcp?: McpHttpModule;
+  /** Loads @assay/mcp, served at /mcp (server.ts; the first /mcp request loads it; without it /mcp answers 503). */
+  mcp?: () => Promise<McpHttpModule>;
   /** Tests only: a shorter idempotency lock lease than CONTRACT §4's 60 s. */
   idempotencyLeaseMs?: number;
 }

@@ -16,8 +16,9 @@ import { createServiceClients } from './plugins/app/services';
 import type { McpHttpModule } from './routes/mcp';
 
 /**
- * @assay/mcp, loaded when the gateway starts rather than imported: it is built after the gateway (its API client is
- * generated from this gateway's OpenAPI document), so the gateway cannot see its types when it compiles.
+ * @assay/mcp, loaded rather than imported: it is built after the gateway (its API client is generated from this
+ * gateway's OpenAPI document), so the gateway cannot see its types when it compiles. Loaded by the first /mcp
+ * request, not at start: the MCP SDK and zod hold ~6 MB of a gateway's idle memory that most never use.
  */
 async function loadMcp(): Promise<McpHttpModule> {
   const name = '@assay/mcp';
@@ -58,8 +59,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   };
 
   const metrics = createMetrics('gateway');
-  const mcp = await loadMcp();
-  const app = await buildApp({ config, logger, redis, authenticator, clients, healthClients, metrics: metrics.registry, mcp });
+  const app = await buildApp({ config, logger, redis, authenticator, clients, healthClients, metrics: metrics.registry, mcp: loadMcp });
   await app.listen({ port: config.PORT, host: config.BIND_HOST });
 
   const metricsApp = Fastify({ logger: false });

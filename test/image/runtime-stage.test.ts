@@ -25,6 +25,7 @@ import {
   freePorts,
   NODE_FLAGS,
   REPO_ROOT,
+  testAdmin,
   testSystem,
   waitUntil,
 } from '@assay/testkit';
@@ -197,6 +198,20 @@ async function servesTheWebApp(readyUrl: string): Promise<void> {
   expect(asset.headers.get('cache-control')).toContain('immutable');
   // Read to the end: an unread body keeps the connection busy, and the gateway's drain would wait for it.
   expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  // /mcp loads @assay/mcp on its first request: the stage holds it and its dependencies.
+  const t = await testAdmin().tenant('viewer');
+  const mcp = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'runtime-stage', version: '1' } },
+    }),
+  });
+  expect(mcp.status).toBe(200);
+  expect(((await mcp.json()) as { result?: { serverInfo?: { name?: string } } }).result?.serverInfo?.name).toBeDefined();
 }
 
 describe('the smoke test catches a dependency a workspace imports but does not declare', () => {

@@ -87,9 +87,19 @@ function inProcessFetch(root: FastifyInstance, outer: FastifyRequest) {
   };
 }
 
-export async function mcpRoutes(app: FastifyInstance, opts: { root: FastifyInstance; mcp?: McpHttpModule }) {
-  app.post(MCP_PATH, { schema: { hide: true }, config: { auth: 'token', rateLimit: 'ip' } }, async (request, reply) => {
+export async function mcpRoutes(app: FastifyInstance, opts: { root: FastifyInstance; mcp?: () => Promise<McpHttpModule> }) {
+  let loading: Promise<McpHttpModule> | undefined;
+  const load = async () => {
     if (!opts.mcp) throw new AppError('SERVICE_UNAVAILABLE', 'The MCP server is not available on this gateway');
+    try {
+      return await (loading ??= opts.mcp());
+    } catch (err) {
+      loading = undefined;
+      throw new AppError('SERVICE_UNAVAILABLE', 'The MCP server is not available on this gateway', { cause: err });
+    }
+  };
+  app.post(MCP_PATH, { schema: { hide: true }, config: { auth: 'token', rateLimit: 'ip' } }, async (request, reply) => {
+    const mcp = await load();
     if (Array.isArray(request.body) && request.body.length > MCP_MAX_BATCH)
       throw new AppError('VALIDATION_ERROR', `At most ${MCP_MAX_BATCH} JSON-RPC messages per request`, {
         details: [{ path: 'body', message: `must hold at most ${MCP_MAX_BATCH} messages` }],
@@ -101,7 +111,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { root: FastifyInsta
     res.setHeader('cache-control', 'no-store');
     res.setHeader('x-content-type-options', 'nosniff');
     try {
-      await opts.mcp.handleMcpHttpRequest(request.raw, res, request.body, { fetch: inProcessFetch(opts.root, request) });
+      await mcp.handleMcpHttpRequest(request.raw, res, request.body, { fetch: inProcessFetch(opts.root, request) });
     } catch (err) {
       request.log.error({ err }, 'mcp request failed');
       if (!res.headersSent) {
