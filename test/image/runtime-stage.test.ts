@@ -25,6 +25,7 @@ import {
   freePorts,
   NODE_FLAGS,
   REPO_ROOT,
+  SHARED_GATEWAY_RATE_LIMITS_ENV,
   testAdmin,
   testSystem,
   waitUntil,
@@ -82,6 +83,8 @@ async function environment(name: string): Promise<{ env: NodeJS.ProcessEnv; read
     // Own consumer groups, so these copies never take partitions from the shared system's consumers.
     ANALYTICS_CONSUMER_GROUP: `analytics-image-${suffix}`,
     WEBHOOK_CONSUMER_GROUP: `webhooks-image-${suffix}`,
+    // Every test comes from 127.0.0.1 through the shared Redis: the shared gateway's raised limits, not the spec's.
+    RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV,
     PORT: String(a),
     METRICS_PORT: String(c),
     RPC_PORT: String(a),
