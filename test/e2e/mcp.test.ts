@@ -363,7 +363,7 @@ describe('/mcp on the gateway', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const body = (await res.json()) as any;
     expect(body.result.serverInfo).toMatchObject({ name: 'assay' });
     const get = await fetch(url(), { headers: { authorization: `Bearer ${t.token}`, accept: 'text/event-stream' } });
