@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { allocatePorts, startInfra, startSystem, type Infra, type RunningSystem } from '@assay/testkit';
+import { allocatePorts, PROCESSES, startInfra, startSystem, type Infra, type RunningSystem } from '@assay/testkit';
 
 export interface BenchSystem {
   infra: Infra;
@@ -16,6 +16,12 @@ export async function benchSystem(envFor?: Record<string, Record<string, string>
   const ports = await allocatePorts();
   // URLs the system answers (deep links, signed artifact URLs) point at its own gateway.
   const env = { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` };
+  // BENCH_CPU_PROF=<dir>: every process writes a V8 CPU profile there when it stops (open in Chrome DevTools).
+  const prof = process.env.BENCH_CPU_PROF;
+  if (prof) {
+    const options = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(prof)}` };
+    envFor = Object.fromEntries(PROCESSES.map((p) => [p.name, { ...options, ...envFor?.[p.name] }]));
+  }
   const system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor, ports, env });
   return {
     infra,

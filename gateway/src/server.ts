@@ -44,6 +44,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     maxRetriesPerRequest: 1,
     commandTimeout: 1000,
     lazyConnect: false,
+    // Commands issued in the same tick (rate limits and auth-cache reads of concurrent requests) share one write.
+    enableAutoPipelining: true,
   });
   redis.on('error', (err) => logger.debug({ err: { message: err.message } }, 'redis connection error'));
   const clients = createServiceClients(config);

@@ -50,6 +50,8 @@ export interface Authenticated {
   rateKey: string;
   /** Set for a web app session (cookie), unset for a token. */
   session?: { id: string; userName: string; userEmail: string };
+  /** The path project's access, when the token's cache read found it valid too (one Redis round trip for both). */
+  prefetched?: { projectId: string; access: ProjectAccess | null };
 }
 
 /** The cookie of a web app session: 32 random bytes, base64url (what identity issues). */
@@ -83,12 +85,15 @@ export class Authenticator {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Bearer token → token record, or 401 UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. */
-  async authenticateBearer(authorization: string | undefined): Promise<Authenticated> {
+  /**
+   * Bearer token → token record, or 401 UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. With the path's
+   * `projectId`, the cached access to it is read in the same round trips (`projectAccess` then reuses it).
+   */
+  async authenticateBearer(authorization: string | undefined, projectId?: string): Promise<Authenticated> {
     const token = bearerToken(authorization);
     const secret = token ? parseToken(token) : undefined;
     if (!secret) throw new AppError('UNAUTHORIZED');
-    return this.authenticateSecret(secret);
+    return this.authenticateSecret(secret, projectId);
   }
 
   /** Compatibility upload key (`X-API-Key: trx_production_<hex>`) → token record; api keys only. */
@@ -100,9 +105,11 @@ export class Authenticator {
     return auth;
   }
 
-  private async authenticateSecret(secret: string): Promise<Authenticated> {
+  private async authenticateSecret(secret: string, projectId?: string): Promise<Authenticated> {
     const secretHash = hashSecret(secret);
-    const token = await this.cached(secretHash, 't', async () => {
+    // Redis failing here is handled (and logged) by `cached`, which reads again.
+    const hits = projectId ? await this.readCache<unknown>(secretHash, [`p:${projectId}`, 't']).catch(() => undefined) : undefined;
+    const token = await this.cached(secretHash, 't', hits, async () => {
       const res = await this.identity.authenticate({ secretHash });
       if (!res.found || !res.token) return { value: null, tokenId: NO_TOKEN, userId: '', generations: [0n, 0n] };
       const t = res.token;
@@ -121,7 +128,8 @@ export class Authenticator {
     if (!token) throw new AppError('UNAUTHORIZED');
     if (token.revoked) throw new AppError('TOKEN_REVOKED');
     if (token.expiresAt && new Date(token.expiresAt).getTime() <= this.now().getTime()) throw new AppError('TOKEN_EXPIRED');
-    return { token, secretHash, rateKey: token.id };
+    const access = projectId ? (hits?.get(`p:${projectId}`) as ProjectAccess | null | undefined) : undefined;
+    return { token, secretHash, rateKey: token.id, ...(access !== undefined && { prefetched: { projectId: projectId!, access } }) };
   }
 
   /**
@@ -149,7 +157,8 @@ export class Authenticator {
 
   /** The caller's access to a project, or undefined when the project does not exist. */
   async projectAccess(auth: Authenticated, projectId: string): Promise<ProjectAccess | undefined> {
-    const access = await this.cached(auth.secretHash, `p:${projectId}`, async () => {
+    if (auth.prefetched?.projectId === projectId) return auth.prefetched.access ?? undefined;
+    const access = await this.cached(auth.secretHash, `p:${projectId}`, undefined, async () => {
       const res = await this.identity.getProjectAccess(
         auth.session ? { userId: auth.token.userId ?? '', projectId } : { tokenId: auth.token.id, projectId },
       );
@@ -180,21 +189,39 @@ export class Authenticator {
     return [generationKey.token(tokenId), ...(userId ? [generationKey.user(userId)] : [])];
   }
 
+  /**
+   * The still-valid cache entries among `fields` of a secret's hash: one HMGET, then one MGET of the generations
+   * the entries were read at (all of one token share them). A field absent from the answer must be loaded.
+   * Throws when Redis fails.
+   */
+  private async readCache<T>(hash: Buffer, fields: string[]): Promise<Map<string, T | null>> {
+    const valid = new Map<string, T | null>();
+    if (this.ttlSeconds === 0) return valid;
+    const raw = await this.redis.hmget(cacheKey(hash), ...fields);
+    const entries = raw.flatMap((hit, i) => (hit === null ? [] : [[fields[i]!, JSON.parse(hit) as Entry<T>] as const]));
+    const owner = entries.find(([, e]) => e.tid !== NO_TOKEN)?.[1];
+    const current = owner ? await this.redis.mget(...this.genKeys(owner.tid, owner.uid)) : [];
+    for (const [field, e] of entries) {
+      const fresh =
+        e.tid === NO_TOKEN ||
+        (e.tid === owner!.tid && e.uid === owner!.uid && current[0] === e.g[0] && (e.uid === '' || current[1] === e.g[1]));
+      if (fresh) valid.set(field, e.v);
+    }
+    return valid;
+  }
+
+  /** `field` from `hits` (a `readCache` already made), else from the cache, else `load`ed and cached. */
   private async cached<T>(
     hash: Buffer,
     field: string,
+    hits: Map<string, unknown> | undefined,
     load: () => Promise<{ value: T | null; tokenId: string; userId: string; generations: [bigint, bigint] }>,
   ): Promise<T | null> {
     if (this.ttlSeconds === 0) return (await load()).value;
     const key = cacheKey(hash);
     try {
-      const hit = await this.redis.hget(key, field);
-      if (hit !== null) {
-        const entry = JSON.parse(hit) as Entry<T>;
-        if (entry.tid === NO_TOKEN) return entry.v;
-        const current = await this.redis.mget(...this.genKeys(entry.tid, entry.uid));
-        if (current[0] === entry.g[0] && (entry.uid === '' || current[1] === entry.g[1])) return entry.v;
-      }
+      const found = hits ?? (await this.readCache<T>(hash, [field]));
+      if (found.has(field)) return found.get(field) as T | null;
     } catch (err) {
       this.logger.warn({ err: { message: (err as Error).message } }, 'auth cache read failed; asking identity');
       return (await load()).value;

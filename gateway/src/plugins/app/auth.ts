@@ -111,7 +111,11 @@ export default fp(
         }
         return;
       }
-      request.auth = { ...(await authenticator.authenticateBearer(request.headers.authorization)) };
+      // A project route's access is read from the auth cache together with the token (authorizePlugin uses it).
+      const projectId = mode === 'project' ? pathProjectId(request.params) : '';
+      request.auth = {
+        ...(await authenticator.authenticateBearer(request.headers.authorization, ID_PATTERN.test(projectId) ? projectId : undefined)),
+      };
     });
   },
   { name: 'auth', dependencies: ['errors'] },
