@@ -18,7 +18,7 @@ import type { Logger } from '@assay/logger';
 import { AuthService, Role as RoleEnum, TokenType as TokenTypeEnum } from '@assay/proto/assay/identity/v1/identity_pb';
 import type { Role, TokenType } from '@assay/service-kit';
 import { bearerToken, hashSecret, parseToken, parseUploadKey } from '@assay/contracts/identity/tokens';
-import { GENERATION_TTL_SECONDS, generationKey, RAISE_GENERATION } from '@assay/contracts/identity/auth-cache';
+import { GENERATION_TTL_SECONDS, generationKey, RAISE_GENERATION, READ_CACHED_AUTH } from '@assay/contracts/identity/auth-cache';
 
 export interface TokenRecord {
   id: string;
@@ -76,6 +76,9 @@ const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
 /** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
 const NO_TOKEN = '-';
 
+/** The client with READ_CACHED_AUTH defined as a command (sent by its SHA once Redis has the script). */
+type CacheRedis = Redis & { readCachedAuth(key: string, ...fields: string[]): Promise<(string | null)[]> };
+
 export class Authenticator {
   constructor(
     private readonly identity: Client<typeof AuthService>,
@@ -83,7 +86,9 @@ export class Authenticator {
     private readonly ttlSeconds: number,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    redis.defineCommand('readCachedAuth', { numberOfKeys: 1, lua: READ_CACHED_AUTH });
+  }
 
   /**
    * Bearer token → token record, or 401 UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. With the path's
@@ -185,27 +190,21 @@ export class Authenticator {
     return access ?? undefined;
   }
 
-  private genKeys(tokenId: string, userId: string): string[] {
-    return [generationKey.token(tokenId), ...(userId ? [generationKey.user(userId)] : [])];
-  }
-
   /**
-   * The still-valid cache entries among `fields` of a secret's hash: one HMGET, then one MGET of the generations
-   * the entries were read at (all of one token share them). A field absent from the answer must be loaded.
-   * Throws when Redis fails.
+   * The still-valid cache entries among `fields` of a secret's hash, with the current generations of their token
+   * and user, in one round trip (READ_CACHED_AUTH). A field absent from the answer must be loaded. Throws when
+   * Redis fails.
    */
   private async readCache<T>(hash: Buffer, fields: string[]): Promise<Map<string, T | null>> {
     const valid = new Map<string, T | null>();
     if (this.ttlSeconds === 0) return valid;
-    const raw = await this.redis.hmget(cacheKey(hash), ...fields);
-    const entries = raw.flatMap((hit, i) => (hit === null ? [] : [[fields[i]!, JSON.parse(hit) as Entry<T>] as const]));
-    const owner = entries.find(([, e]) => e.tid !== NO_TOKEN)?.[1];
-    const current = owner ? await this.redis.mget(...this.genKeys(owner.tid, owner.uid)) : [];
-    for (const [field, e] of entries) {
-      const fresh =
-        e.tid === NO_TOKEN ||
-        (e.tid === owner!.tid && e.uid === owner!.uid && current[0] === e.g[0] && (e.uid === '' || current[1] === e.g[1]));
-      if (fresh) valid.set(field, e.v);
+    const answer = await (this.redis as CacheRedis).readCachedAuth(cacheKey(hash), ...fields);
+    const [genToken, genUser] = answer.slice(fields.length);
+    for (const [i, field] of fields.entries()) {
+      const hit = answer[i];
+      if (hit === null || hit === undefined) continue;
+      const e = JSON.parse(hit) as Entry<T>;
+      if (e.tid === NO_TOKEN || (genToken === e.g[0] && (e.uid === '' || genUser === e.g[1]))) valid.set(field, e.v);
     }
     return valid;
   }

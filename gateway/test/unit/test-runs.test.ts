@@ -8,6 +8,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { RunSection, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
 import { AppError } from '@assay/errors';
+import { runSnapshotToJson } from '@assay/contracts/runs/test-runs';
 import { gatewayHarness, type Harness } from './harness';
 
 const at = (iso: string) => timestampFromDate(new Date(iso));
@@ -65,11 +66,11 @@ let h: Harness;
 beforeAll(async () => {
   h = await gatewayHarness({
     runs: {
-      async listRuns() {
-        return {
-          runs: [snapshot(), snapshot({ id: 's'.repeat(24), status: RunStatus.RUNNING, endTime: undefined })],
-          page: { page: 2, limit: 10, total: 12n },
-        };
+      async listRuns(req) {
+        const runs = [snapshot(), snapshot({ id: 's'.repeat(24), status: RunStatus.RUNNING, endTime: undefined })];
+        const page = { page: 2, limit: 10, total: 12n };
+        // Asked for JSON, the service renders the public list itself (runs' toRunJson, held equal to this there).
+        return req.json ? { runsJson: Buffer.from(JSON.stringify(runs.map(runSnapshotToJson))), page } : { runs, page };
       },
       async getRun(req) {
         if (req.runId === 'missing') throw new AppError('NOT_FOUND', 'Run not found or not accessible');
@@ -103,6 +104,7 @@ describe('test-runs routes', () => {
           page: expect.objectContaining({ page: 2, limit: 10 }),
           startTime: expect.objectContaining({ seconds: BigInt(Date.parse('2026-01-01T00:00:00Z') / 1000) }),
           endTime: expect.objectContaining({ seconds: BigInt(Date.parse('2026-01-30T23:00:00Z') / 1000) }),
+          json: true,
         }),
         principal: h.caller('owner').principal,
       },

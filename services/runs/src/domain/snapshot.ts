@@ -2,7 +2,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import { runStatus, type TestStatsJson } from '@assay/contracts/runs/test-runs';
+import { runStatus, type TestRunJson, type TestStatsJson } from '@assay/contracts/runs/test-runs';
 import type { RunRow } from '../store/test-runs';
 
 /** Deep links into the web UI, built from PUBLIC_UI_URL. */
@@ -60,4 +60,29 @@ export function toSnapshot(run: RunRow, links: Links, now: Date): RunSnapshot {
     url: links.run(run.projectId, run.id),
     tags: run.tags,
   });
+}
+
+/**
+ * The run as the public list shows it (TestRun, spec §2.5): what `runSnapshotToJson(toSnapshot(run))` gives,
+ * built straight from the row for the list read that answers JSON (no message in between; a unit test holds
+ * the two equal).
+ */
+export function toRunJson(run: RunRow, links: Links, now: Date): TestRunJson {
+  return {
+    id: run.id,
+    counter: Number(run.counter),
+    status: run.status,
+    startTime: run.startTime.toISOString(),
+    endTime: run.endTime ? run.endTime.toISOString() : null,
+    duration: durationOf(run, now),
+    testStats: testStatsOf(run),
+    metadata: {
+      git: {
+        branch: run.branch,
+        environment: run.environment,
+        commit: { hash: run.commitHash, message: run.commitMessage, author: run.commitAuthor },
+      },
+    },
+    url: links.run(run.projectId, run.id),
+  };
 }

@@ -33,7 +33,7 @@ import {
   tagStatsOf,
   type ResultRow,
 } from '../store/test-cases';
-import { toSnapshot } from '../domain/snapshot';
+import { toRunJson, toSnapshot } from '../domain/snapshot';
 import { fullTitleOf } from '../domain/identity';
 import { errorCategoryOf, specIdOf, testCaseJson } from '../domain/documents';
 import { enumValue } from '../domain/values';
@@ -81,7 +81,9 @@ export function testRunHandlers(w: Wiring): Rpcs {
         status: req.status === undefined ? undefined : enumValue(runStatus, req.status, 'query.status'),
       });
       const now = w.clock();
-      return { runs: res.rows.map((r) => toSnapshot(r, links, now)), page: pageInfo(p, res.total) };
+      const page = pageInfo(p, res.total);
+      if (req.json) return { runsJson: Buffer.from(JSON.stringify(res.rows.map((r) => toRunJson(r, links, now)))), page };
+      return { runs: res.rows.map((r) => toSnapshot(r, links, now)), page };
     },
 
     async getRun(req) {

@@ -8,7 +8,7 @@
 import { Code } from '@connectrpc/connect';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { AttemptStatus, RuleOperation, RunSection, TestOutcome, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
-import { documentOf, type RunDetailSectionsJson, type TestCaseJson } from '@assay/contracts/runs/test-runs';
+import { documentOf, runSnapshotToJson, type RunDetailSectionsJson, type TestCaseJson } from '@assay/contracts/runs/test-runs';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { as, principal } from '@assay/testkit';
 import { failure, runsUnit, streamRun, type Item, type RunsUnit } from './support';
@@ -53,6 +53,22 @@ beforeAll(async () => {
 afterAll(() => u.db.drop());
 
 describe('test-runs handlers', () => {
+  it('answers the list as the public TestRun JSON with `json`: what the gateway made of the snapshots, byte for byte', async () => {
+    const p = 'j'.repeat(24);
+    await streamRun(u, p, mixed, { branch: 'release/ü', environment: 'staging' });
+    await streamRun(u, p, [{ titlePath: ['still'], status: 'passed' }], { finish: false });
+    const snapshots = await u.runs.listRuns({ projectId: p, page: { page: 1, limit: 10 } }, owner);
+    const answer = await u.runs.listRuns({ projectId: p, page: { page: 1, limit: 10 }, json: true }, owner);
+    expect(answer.runs).toEqual([]);
+    expect(answer.page).toEqual(snapshots.page);
+    const items = JSON.parse(Buffer.from(answer.runsJson).toString('utf8')) as ReturnType<typeof runSnapshotToJson>[];
+    const expected = snapshots.runs.map(runSnapshotToJson);
+    expect(items.map((r) => r.status)).toEqual(['running', 'interrupted']);
+    // A running run's duration is its time so far: read a moment later, never shorter.
+    expect(items[0]!.duration).toBeGreaterThanOrEqual(expected[0]!.duration);
+    expect(JSON.stringify([{ ...items[0], duration: 0 }, items[1]])).toBe(JSON.stringify([{ ...expected[0], duration: 0 }, expected[1]]));
+  });
+
   it('lists runs newest first as snapshots (status enum, stats, deep link), paged by the kit (limit clamped to 100)', async () => {
     const p = 'b'.repeat(24);
     const base = Date.parse('2026-01-10T00:00:00Z');

@@ -28,6 +28,7 @@ import {
 } from '@assay/contracts/runs/test-runs';
 import { RUN_SECTIONS } from '@assay/contracts/runs/values';
 import { Type } from '@sinclair/typebox';
+import { sendJsonPage } from '../../json-page';
 import { typed } from '../../typed';
 
 const TAGS = ['Test Runs'];
@@ -77,7 +78,7 @@ export default async function testRunRoutes(fastify: FastifyInstance) {
         response: { 200: OkPage(Type.Ref(TestRunSchema)) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page: p, limit } = pageOf(request.query);
       const { from, to } = periodOf(request.query);
       const { branch, environment, status } = request.query;
@@ -90,10 +91,11 @@ export default async function testRunRoutes(fastify: FastifyInstance) {
           branch,
           environment,
           status: status === undefined ? undefined : runStatus.toProto(status),
+          json: true,
         },
         request.callOptions(),
       );
-      return page(res.runs.map(runSnapshotToJson), pagination(p, limit, Number(res.page?.total ?? 0)));
+      return sendJsonPage(reply, res.runsJson, pagination(p, limit, Number(res.page?.total ?? 0)));
     },
   );
 

@@ -1,0 +1,86 @@
+/**
+ * CPU time the processes of a benchmark burn, from /proc: a cost per request that other load on the machine does
+ * not distort (throughput does: a pipeline of processes suffers more from a busy scheduler than one process).
+ * Postgres counts its postmaster's children (the backends), found by the data directory's port; Redis by its port.
+ */
+import fs from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  args: string;
+}
+
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      out.push({ pid: Number(entry), ppid, args });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function ticks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]); // utime, stime
+  } catch {
+    return 0;
+  }
+}
+
+/** A named group of processes whose CPU is summed; `pids` is re-read each time (Postgres backends come and go). */
+export interface CpuGroup {
+  name: string;
+  pids: () => number[];
+}
+
+export const pidGroup = (name: string, pid: number | undefined): CpuGroup => ({ name, pids: () => (pid ? [pid] : []) });
+
+/** The backends of the Postgres listening on `port` (its postmaster found by `postgres -D <dir>`'s postmaster.pid). */
+export function postgresGroup(port: number): CpuGroup {
+  const postmaster = processes().find((p) => {
+    const dir = /postgres -D (\S+)/.exec(p.args)?.[1];
+    if (!dir) return false;
+    try {
+      return fs.readFileSync(`${dir}/postmaster.pid`, 'utf8').split('\n')[3]?.trim() === String(port);
+    } catch {
+      return false;
+    }
+  });
+  return {
+    name: 'postgres',
+    pids: () =>
+      postmaster
+        ? [
+            postmaster.pid,
+            ...processes()
+              .filter((p) => p.ppid === postmaster.pid)
+              .map((p) => p.pid),
+          ]
+        : [],
+  };
+}
+
+export function redisGroup(port: number): CpuGroup {
+  const redis = processes().find((p) => p.args.startsWith('redis-server') && p.args.includes(`:${port}`));
+  return pidGroup('redis', redis?.pid);
+}
+
+/** Starts counting; the returned function gives each group's CPU milliseconds since. */
+export function cpuMeter(groups: CpuGroup[]): () => Record<string, number> {
+  const start = new Map<number, number>();
+  for (const g of groups) for (const pid of g.pids()) start.set(pid, ticks(pid));
+  return () =>
+    Object.fromEntries(groups.map((g) => [g.name, g.pids().reduce((sum, pid) => sum + (ticks(pid) - (start.get(pid) ?? 0)) * TICK_MS, 0)]));
+}
