@@ -7,36 +7,19 @@
  * failure is quarantined so Playwright exits 0, and the run's URL is printed. And a TypeScript user of both entry
  * points type-checks.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { npm, pack, ROOT, typeCheck, type PackEntry } from './support';
 
 jest.setTimeout(300_000);
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGES = { client: path.join(ROOT, 'packages', 'client'), reporter: path.join(ROOT, 'packages', 'playwright') };
-const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const PLAYWRIGHT_VERSION = JSON.parse(
   fs.readFileSync(path.join(ROOT, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8'),
 ).version;
-
-interface PackEntry {
-  filename: string;
-  files: { path: string }[];
-}
-
-const npm = async (cwd: string, args: string[]) => (await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 })).stdout;
-
-async function pack(dir: string, dest: string): Promise<PackEntry> {
-  for (const built of ['dist/cjs/index.js', 'dist/esm/index.js', 'dist/cjs/package.json', 'dist/esm/package.json'])
-    if (!fs.existsSync(path.join(dir, built))) throw new Error(`${dir}/${built} is missing: run \`npm run build\` first`);
-  const [entry] = JSON.parse(await npm(dir, ['pack', '--pack-destination', dest, '--json', '--loglevel=error'])) as PackEntry[];
-  return entry!;
-}
 
 interface Seen {
   method: string;
@@ -262,24 +245,6 @@ describe('npm pack of @assay/playwright', () => {
   });
 
   it('gives TypeScript users the types of both entry points, from ESM and from CommonJS', async () => {
-    fs.writeFileSync(path.join(project(), 'types.mts'), TYPES);
-    fs.writeFileSync(path.join(project(), 'types.cts'), TYPES);
-    fs.writeFileSync(
-      path.join(project(), 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: [],
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        files: ['types.mts', 'types.cts'],
-      }),
-    );
-    await expect(run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project() })).resolves.toBeDefined();
+    await expect(typeCheck(project(), TYPES)).resolves.toBeDefined();
   });
 });

@@ -6,42 +6,23 @@
  * module kinds, and start the MCP server the way an assistant does (`npx @assay/mcp`, stdio) to list its tools
  * and call one against the local server.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '@assay/mcp';
+import { npm, pack, ROOT, run, typeCheck, type PackEntry } from './support';
 
 jest.setTimeout(300_000);
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGES = {
   client: path.join(ROOT, 'packages', 'client'),
   verify: path.join(ROOT, 'packages', 'webhook-verify'),
   mcp: path.join(ROOT, 'packages', 'mcp'),
 };
-const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-
-interface PackEntry {
-  filename: string;
-  files: { path: string }[];
-  dependencies?: Record<string, string>;
-}
-
-const npm = async (cwd: string, args: string[]) => (await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 })).stdout;
-
-async function pack(dir: string, dest: string): Promise<PackEntry> {
-  for (const built of ['dist/cjs/index.js', 'dist/esm/index.js', 'dist/cjs/package.json', 'dist/esm/package.json'])
-    if (!fs.existsSync(path.join(dir, built))) throw new Error(`${dir}/${built} is missing: run \`npm run build\` first`);
-  const [entry] = JSON.parse(await npm(dir, ['pack', '--pack-destination', dest, '--json', '--loglevel=error'])) as PackEntry[];
-  return entry!;
-}
 
 /** What the consumer scripts call: test runs (a 503 first, then two pages), a suite create. */
 function startApi() {
@@ -278,31 +259,12 @@ const load = Promise.all([import('@assay/client'), import('@assay/webhook-verify
   );
 
   it('gives TypeScript users the types, from ESM and from CommonJS', async () => {
-    fs.writeFileSync(path.join(project(), 'types.mts'), TYPES);
-    fs.writeFileSync(path.join(project(), 'types.cts'), TYPES);
-    fs.writeFileSync(
-      path.join(project(), 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: [],
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        files: ['types.mts', 'types.cts'],
-      }),
-    );
-    await expect(run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project() })).resolves.toBeDefined();
+    await expect(typeCheck(project(), TYPES)).resolves.toBeDefined();
     // And a mistake is caught (the types are real, not any).
-    fs.writeFileSync(
-      path.join(project(), 'types.mts'),
+    const failed = await typeCheck(
+      project(),
       `${TYPES}export const wrong: number = (await assay.GET('/api/v1/public/{projectId}/test-runs', { params: { path: { projectId: 'p' } } })).data!.data[0]!.id;\n`,
-    );
-    const failed = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project() }).catch((e: { stdout: string }) => e);
+    ).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/types\.mts.*TS2322/);
   });
 

@@ -5,7 +5,8 @@
  * web app's list filters, and what the gateway refuses before any call.
  */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { create } from '@bufbuild/protobuf';
+import { RunSnapshotSchema, RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { RunSection, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
 import { AppError } from '@assay/errors';
 import { runSnapshotToJson } from '@assay/contracts/runs/test-runs';
@@ -70,7 +71,9 @@ beforeAll(async () => {
         const runs = [snapshot(), snapshot({ id: 's'.repeat(24), status: RunStatus.RUNNING, endTime: undefined })];
         const page = { page: 2, limit: 10, total: 12n };
         // Asked for JSON, the service renders the public list itself (runs' toRunJson, held equal to this there).
-        return req.json ? { runsJson: Buffer.from(JSON.stringify(runs.map(runSnapshotToJson))), page } : { runs, page };
+        return req.json
+          ? { runsJson: Buffer.from(JSON.stringify(runs.map((r) => runSnapshotToJson(create(RunSnapshotSchema, r))))), page }
+          : { runs, page };
       },
       async getRun(req) {
         if (req.runId === 'missing') throw new AppError('NOT_FOUND', 'Run not found or not accessible');

@@ -40,9 +40,12 @@ export interface OutboxRow {
   payload: Buffer;
 }
 
+/** The relay's transaction-scoped advisory lock (one relay pass at a time across replicas). */
+const RELAY_LOCK = `hashtext('assay:runs:outbox-relay')`;
+
 /** One relay at a time across replicas: true when this transaction took the relay's lock (held until it ends). */
 export async function tryRelayLock(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query(`SELECT pg_try_advisory_xact_lock(hashtext('assay:runs:outbox-relay')) AS locked`);
+  const { rows } = await db.query(`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK}) AS locked`);
   return rows[0].locked === true;
 }
 
@@ -51,7 +54,7 @@ export async function tryRelayLock(db: Queryable): Promise<boolean> {
  * so no pass is publishing them meanwhile.
  */
 export async function dropPendingEvents(db: Queryable, runId: string): Promise<number> {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtext('assay:runs:outbox-relay'))`);
+  await db.query(`SELECT pg_advisory_xact_lock(${RELAY_LOCK})`);
   const { rowCount } = await db.query('DELETE FROM outbox WHERE run_id = $1 AND published_at IS NULL', [runId]);
   return rowCount ?? 0;
 }
