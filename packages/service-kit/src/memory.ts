@@ -3,8 +3,8 @@
  *
  * Each socket read allocates a new 64 KiB buffer. A stream allocates so little on the JS heap per buffer that the
  * young generation rarely fills, so V8 frees the buffers only when their external memory has grown by ~64 MB:
- * a 500 MB upload grew both the gateway and runs by 70–80 MB. Ten times a second, if array buffers grew by more
- * than 8 MiB since the last look, a minor GC (a scavenge, about a millisecond) frees those already dropped: the
+ * a 500 MB upload grew both the gateway and runs by 70–80 MB. Every 50 ms, if array buffers grew by more than
+ * 4 MiB since the last look, a minor GC (a scavenge, about a millisecond) frees those already dropped: the
  * same upload then grows each process by about 20 MB, and runs faster (`make bench BENCH=artifact-memory`).
  * Needs `--expose-gc`, which every process starts with (NODE_FLAGS in the testkit, the image's CMD); without it
  * this does nothing.
