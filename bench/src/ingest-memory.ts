@@ -2,7 +2,8 @@
  * Memory of the runs service while it ingests large Playwright reports (issue 15, item 1): three ~60 MiB reports
  * uploaded at once through the gateway. Samples the runs process's resident set size (VmRSS) every 20 ms and
  * prints it idle, at its peak with one upload and with three at once, against what the old way cost per upload
- * (the whole body as a string and `JSON.parse` of it, measured in this process on the same report).
+ * (the whole body as a string and `JSON.parse` of it, measured in this process on the same report). Also the
+ * peaks of the gateway (forwarding the three) and of analytics (folding the three runs after they finished).
  *
  *   make bench BENCH=ingest-memory      (BENCH_REPORT_MIB=N for another report size; the limit is 64 MiB)
  */
@@ -11,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
+import { cpuMeter, pidGroup } from './cpu';
 import { benchSystem } from './lib';
 import { generateReport } from './ingestion';
 
@@ -23,14 +25,33 @@ function rssOf(pid: number): number {
 
 /** Runs `fn` while sampling the RSS of `pid`; answers its peak. */
 async function peakWhile(pid: number, fn: () => Promise<unknown>): Promise<number> {
-  let peak = rssOf(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  return (await peaksWhile({ p: pid }, fn)).p!;
+}
+
+/** Runs `fn` while sampling the RSS of each process every 20 ms; answers each one's peak. */
+async function peaksWhile(pids: Record<string, number>, fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  const peaks = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssOf(pid)]));
+  const sample = () => {
+    for (const [k, pid] of Object.entries(pids)) peaks[k] = Math.max(peaks[k]!, rssOf(pid));
+  };
+  const timer = setInterval(sample, 20);
   try {
     await fn();
   } finally {
     clearInterval(timer);
   }
-  return Math.max(peak, rssOf(pid));
+  sample();
+  return peaks;
+}
+
+/** Waits until `pid` has used less than 50 ms of CPU in a second (its work done), at most `maxMs`. */
+async function untilIdle(pid: number, maxMs: number): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const meter = cpuMeter([pidGroup('p', pid)]);
+    await new Promise((r) => setTimeout(r, 1000));
+    if (meter().p! < 50) return;
+  }
 }
 
 /** A report of about `target` bytes (the generator's size per test measured on a small one). */
@@ -87,14 +108,28 @@ export async function run(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     const t3 = Date.now();
     let failed = '';
-    const three = await peakWhile(pid, () =>
-      Promise.all([upload(), upload(), upload()]).catch((err: Error) => {
+    const others = {
+      gateway: bench.system.processes.get('gateway')!.child.pid!,
+      analytics: bench.system.processes.get('analytics')!.child.pid!,
+    };
+    const othersIdle = Object.fromEntries(Object.entries(others).map(([k, p]) => [k, rssOf(p)]));
+    let uploaded = 0;
+    const peaks = await peaksWhile({ runs: pid, ...others }, async () => {
+      await Promise.all([upload(), upload(), upload()]).catch((err: Error) => {
         failed = err.message;
-      }),
-    );
+      });
+      uploaded = Date.now();
+      // Analytics folds each finished run from the runs service after the upload: keep sampling until it is done.
+      await untilIdle(others.analytics, 180_000);
+    });
+    const three = peaks.runs!;
     console.log(
-      `peak RSS, three uploads at once: ${mib(three)} (+${mib(three - idle)}; ${((Date.now() - t3) / 1000).toFixed(1)} s)${failed ? `; FAILED: ${failed}` : ''}`,
+      `peak RSS, three uploads at once: ${mib(three)} (+${mib(three - idle)}; ${((uploaded - t3) / 1000).toFixed(1)} s)${failed ? `; FAILED: ${failed}` : ''}`,
     );
+    for (const k of Object.keys(others))
+      console.log(
+        `peak RSS of ${k} meanwhile (${k === 'analytics' ? `folding the three runs, done ${((Date.now() - uploaded) / 1000).toFixed(0)} s after` : 'forwarding them'}): ${mib(peaks[k]!)} (idle ${mib(othersIdle[k]!)})`,
+      );
     const oldCost = jsonParseCost(bytes);
     console.log(
       `the old way per upload (body as a string + JSON.parse, in a fresh process): +${mib(oldCost)}; three at once ≈ +${mib(3 * oldCost)}`,

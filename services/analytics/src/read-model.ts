@@ -6,13 +6,22 @@
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import type { RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import type { ListRunResultsResponse, RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
 import { systemClock, type Clock } from '@assay/service-kit';
 import { dayOf } from './domain/days';
 import { isRunning } from './domain/runs';
-import { advanceWindows, foldRuns, lockProject, projectKeyOf, recordRunning, type FoldInput, type FoldOutcome } from './store/fold';
+import {
+  advanceWindows,
+  FOLD_CHUNK_RESULTS,
+  foldRuns,
+  lockProject,
+  projectKeyOf,
+  recordRunning,
+  type FoldInput,
+  type FoldOutcome,
+} from './store/fold';
 import { isEmpty, isFolded, readModelSize, resetAll, resetProject, staleProjects, type ReadModelSize } from './store/read-model';
 import { projectState, type ProjectState } from './store/windows';
 
@@ -25,6 +34,8 @@ export interface ReadModelOptions {
   batchResults?: number;
   /** Page size asked of RunsService.ListRunResults / ScanRuns. */
   pageSize?: number;
+  /** Results a fold aggregates in memory before merging them (FOLD_CHUNK_RESULTS). */
+  chunkResults?: number;
 }
 
 export interface RebuildOutcome {
@@ -39,12 +50,14 @@ export class ReadModel {
   readonly now: Clock;
   private readonly batchResults: number;
   private readonly pageSize: number;
+  private readonly chunkResults: number;
 
   constructor(private readonly o: ReadModelOptions) {
     this.pool = o.pool;
     this.now = o.now ?? systemClock;
     this.batchResults = o.batchResults ?? 50000;
     this.pageSize = o.pageSize ?? 5000;
+    this.chunkResults = o.chunkResults ?? FOLD_CHUNK_RESULTS;
   }
 
   today(): number {
@@ -57,45 +70,50 @@ export class ReadModel {
     await recordRunning(this.pool, key, run);
   }
 
-  /** RUN_FINISHED: pulls the run's results and folds them (nothing happens for a run already folded). */
+  /**
+   * RUN_FINISHED: folds the run's results (nothing happens for a run already folded). Its first page comes
+   * first (the run's snapshot says whether it is known and finished); the fold pulls the others as it goes.
+   */
   async runFinished(projectId: string, runId: string): Promise<FoldOutcome> {
     if (await isFolded(this.pool, runId)) return { runs: 0, results: 0 };
-    const input = await this.fetchRun(runId);
-    if (!input) {
+    const first = await this.page(runId, '');
+    if (!first?.run) {
       this.o.logger.warn({ runId, projectId }, 'finished run unknown to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
-    if (isRunning(input.run)) {
+    if (isRunning(first.run)) {
       this.o.logger.warn({ runId }, 'run still running according to the runs service; skipped');
       return { runs: 0, results: 0 };
     }
-    return this.fold(projectId, [input]);
+    return this.fold(projectId, [{ run: first.run, results: () => this.resultPages(runId, first) }]);
   }
 
   /** Folds runs of one project in one transaction. */
   fold(projectId: string, inputs: FoldInput[]): Promise<FoldOutcome> {
-    return withTransaction(this.pool, (c) => foldRuns(c, projectId, inputs, this.now()));
+    return withTransaction(this.pool, (c) => foldRuns(c, projectId, inputs, this.now(), this.chunkResults));
   }
 
-  /** Every result of a run (pages of ListRunResults), or undefined when the runs service does not know it. */
-  async fetchRun(runId: string): Promise<FoldInput | undefined> {
-    const results: RunResult[] = [];
-    let token = '';
-    let run: RunSnapshot | undefined;
-    for (;;) {
-      let page;
-      try {
-        page = await this.o.runs.listRunResults({ runId, pageToken: token, pageSize: this.pageSize });
-      } catch (err) {
-        if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
-        throw err;
-      }
-      run ??= page.run;
-      results.push(...page.results);
-      if (!page.nextPageToken) break;
-      token = page.nextPageToken;
+  /** One page of a run's results, or undefined when the runs service does not know the run. */
+  private async page(runId: string, pageToken: string): Promise<ListRunResultsResponse | undefined> {
+    try {
+      return await this.o.runs.listRunResults({ runId, pageToken, pageSize: this.pageSize });
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
+      throw err;
     }
-    return run ? { run, results } : undefined;
+  }
+
+  /**
+   * A run's results page by page (from `first` when it was read already). A run deleted meanwhile ends its pages:
+   * `assay run:delete` rebuilds the project's read model afterwards anyway.
+   */
+  private async *resultPages(runId: string, first?: ListRunResultsResponse): AsyncIterable<RunResult[]> {
+    let page = first ?? (await this.page(runId, ''));
+    while (page) {
+      yield page.results;
+      if (!page.nextPageToken) return;
+      page = await this.page(runId, page.nextPageToken);
+    }
   }
 
   /** The project's state with its windows moved to today (created on the way when a day passed). */
@@ -162,12 +180,12 @@ export class ReadModel {
           await this.runStarted(s.projectId, s.run);
           continue;
         }
-        const input = await this.fetchRun(s.run.id);
-        if (!input) continue;
+        const runId = s.run.id;
+        const size = s.run.testStats?.total ?? 0;
         const p = pending.get(s.projectId) ?? { inputs: [], results: 0 };
-        p.inputs.push(input);
-        p.results += input.results.length;
-        buffered += input.results.length;
+        p.inputs.push({ run: s.run, results: () => this.resultPages(runId) });
+        p.results += size;
+        buffered += size;
         pending.set(s.projectId, p);
         if (p.results >= this.batchResults) await flush(s.projectId);
         else if (buffered >= this.batchResults) {

@@ -21,7 +21,7 @@ import { ReadCache } from '../src/cache';
 import { analyticsServiceHandlers as analyticsHandlers } from '../src/routes';
 import { Roller } from '../src/workers/roller';
 import { MIGRATIONS_DIR } from '../src/service';
-import type { FoldInput } from '../src/store/fold';
+import type { RunWithResults } from '../src/store/fold';
 
 jest.setTimeout(180000);
 const DAY = 86_400_000;
@@ -131,13 +131,13 @@ describe('read model: rolling windows equal brute force through folds, late runs
   let url: string;
   const logger = createLogger('analytics-test', 'warn');
   let now = 0;
-  const folded = new Map<string, FoldInput>();
+  const folded = new Map<string, RunWithResults>();
   const raw: Raw[] = [];
   const PROJECT = 'p1';
   const START = Date.UTC(2026, 0, 1);
   const tests = Array.from({ length: 24 }, (_, i) => ({ id: `t${i}`, file: `f${i % 5}.spec.ts`, title: ['suite', `test ${i}`] }));
 
-  const makeRun = (id: string, at: number, r: () => number): FoldInput => {
+  const makeRun = (id: string, at: number, r: () => number): RunWithResults => {
     const classes = ['passed', 'passed', 'passed', 'failed', 'flaky', 'skipped'] as const;
     const outcome = { passed: 'expected', failed: 'unexpected', flaky: 'flaky', skipped: 'skipped' } as const;
     const results: RunResult[] = [];
@@ -172,7 +172,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
     return { run, results };
   };
 
-  const rawOf = (i: FoldInput): Raw[] =>
+  const rawOf = (i: RunWithResults): Raw[] =>
     i.results.map((x) => {
       const at = Number(i.run.startTime!.seconds) * 1000 + Math.floor(i.run.startTime!.nanos / 1e6);
       const cls = ({ expected: 'passed', unexpected: 'failed', flaky: 'flaky', skipped: 'skipped' } as const)[
@@ -181,7 +181,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
       return { runId: i.run.id, day: Math.floor(at / DAY), at, testId: x.testId, file: x.file, cls, ms: Number(x.durationMs) };
     });
 
-  const fold = async (inputs: FoldInput[]) => {
+  const fold = async (inputs: RunWithResults[]) => {
     await model.fold(PROJECT, inputs);
     for (const i of inputs)
       if (!folded.has(i.run.id)) {
@@ -277,6 +277,8 @@ describe('read model: rolling windows equal brute force through folds, late runs
       logger,
       now: () => new Date(now),
       batchResults: 150,
+      // Chunks smaller than a run: every fold and the rebuild (pages of 5) merge in several chunks.
+      chunkResults: 8,
     });
   });
 
@@ -295,7 +297,7 @@ describe('read model: rolling windows equal brute force through folds, late runs
         await check(`idle day ${d}`);
         continue;
       }
-      const batch: FoldInput[] = [];
+      const batch: RunWithResults[] = [];
       const count = 1 + Math.floor(r() * 3);
       for (let k = 0; k < count; k++) batch.push(makeRun(id(), START + d * DAY + Math.floor(r() * 11 * 3600_000), r));
       if (d % 7 === 3) batch.push(makeRun(id(), START + (d - 1 - Math.floor(r() * 40)) * DAY + 3600_000, r));

@@ -33,10 +33,26 @@ import {
   type TableDef,
 } from './rollups';
 
+/**
+ * A run's results: all at hand, or pulled page by page while the fold goes (the consumer's and the rebuild's way,
+ * so a run of 80,000 results never sits in memory whole).
+ */
+export type ResultSource = RunResult[] | (() => AsyncIterable<RunResult[]>);
+
 export interface FoldInput {
   run: RunSnapshot;
+  results: ResultSource;
+}
+
+/** A run with all its results at hand (what the tests build). */
+export interface RunWithResults extends FoldInput {
   results: RunResult[];
 }
+
+/** Results aggregated in memory before they are merged into the rollups (within the fold's one transaction). */
+export const FOLD_CHUNK_RESULTS = 20_000;
+
+const pagesOf = (source: ResultSource): AsyncIterable<RunResult[]> | RunResult[][] => (typeof source === 'function' ? source() : [source]);
 
 export interface ProjectLock {
   key: number;
@@ -93,11 +109,10 @@ export async function recordRunning(c: Queryable, projectKey: number, run: RunSn
   );
 }
 
+/** Claims the runs not folded yet (their result count and tags are set by `setRunTotals` once read). */
 async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]): Promise<Set<string>> {
   const rows = inputs.map((i) => {
     const start = i.run.startTime ? timestampDate(i.run.startTime) : new Date(0);
-    const allTags = new Set(i.run.tags);
-    for (const r of i.results) for (const t of r.tags) allTags.add(t);
     return {
       id: i.run.id,
       status: runStatusOf(i.run),
@@ -107,8 +122,8 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
       env: i.run.git?.environment ?? '',
       author: i.run.git?.commit?.author ?? '',
       tags: textArrayLiteral(sortedUnique(i.run.tags)),
-      allTags: textArrayLiteral(sortedUnique(allTags)),
-      results: i.results.length,
+      allTags: textArrayLiteral(sortedUnique(i.run.tags)),
+      results: 0,
       snapshot: Buffer.from(toBinary(RunSnapshotSchema, i.run)),
     };
   });
@@ -140,6 +155,21 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
     ],
   );
   return new Set(fresh.map((r) => r.run_id as string));
+}
+
+interface RunTotals {
+  results: number;
+  allTags: Set<string>;
+}
+
+/** Each folded run's result count and the union of its and its results' tags. */
+async function setRunTotals(c: PoolClient, totals: Map<string, RunTotals>): Promise<void> {
+  const ids = [...totals.keys()];
+  await c.query(
+    `UPDATE runs SET results = x.results, all_tags = x.all_tags::text[]
+       FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, results, all_tags) WHERE runs.run_id = x.id`,
+    [ids, ids.map((id) => totals.get(id)!.results), ids.map((id) => textArrayLiteral(sortedUnique(totals.get(id)!.allTags)))],
+  );
 }
 
 async function internFiles(c: PoolClient, projectKey: number, files: string[]): Promise<Map<string, number>> {
@@ -275,7 +305,13 @@ export interface FoldOutcome {
  * Folds finished runs of ONE project in one transaction. Runs already folded are skipped, so folding the same
  * run again (a replayed event, a rebuild racing the consumer) changes nothing.
  */
-export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInput[], now: Date): Promise<FoldOutcome> {
+export async function foldRuns(
+  c: PoolClient,
+  projectId: string,
+  inputs: FoldInput[],
+  now: Date,
+  chunkResults = FOLD_CHUNK_RESULTS,
+): Promise<FoldOutcome> {
   const unique = [...new Map(inputs.map((i) => [i.run.id, i])).values()];
   if (unique.length === 0) return { runs: 0, results: 0 };
   const p = await lockProject(c, projectId, dayOf(now));
@@ -286,12 +322,65 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
   const todo = unique.filter((i) => fresh.has(i.run.id));
   if (todo.length === 0) return { runs: 0, results: 0 };
 
+  // Pages of results gather into chunks of about `chunkResults`; each chunk is added to the rollups before the
+  // next is read. Every rollup adds up, so chunks sum to what one pass over all results gives.
+  const chunk: Piece[] = [];
+  let buffered = 0;
+  const tagsCounted = new Map<string, Set<number>>();
+  const totals = new Map<string, RunTotals>();
+  const flush = async () => {
+    if (chunk.length > 0) await foldChunk(c, p.key, today, chunk, tagsCounted);
+    chunk.length = 0;
+    buffered = 0;
+  };
+  for (const i of todo) {
+    const t: RunTotals = { results: 0, allTags: new Set(i.run.tags) };
+    totals.set(i.run.id, t);
+    chunk.push({ run: i.run, results: [] }); // the run's own dimensions, results or not
+    for await (const page of pagesOf(i.results)) {
+      t.results += page.length;
+      for (const r of page) for (const tag of r.tags) t.allTags.add(tag);
+      chunk.push({ run: i.run, results: page });
+      buffered += page.length;
+      if (buffered >= chunkResults) await flush();
+    }
+  }
+  await flush();
+  await setRunTotals(c, totals);
+
+  const results = [...totals.values()].reduce((n, t) => n + t.results, 0);
+  await c.query(
+    `UPDATE projects SET runs_folded = runs_folded + $2, results_folded = results_folded + $3, last_folded_at = now(),
+            version = version + 1
+     WHERE project_key = $1`,
+    [p.key, todo.length, results],
+  );
+  return { runs: todo.length, results };
+}
+
+/** Results of one run within a chunk (a run's pages may spread over several chunks). */
+interface Piece {
+  run: RunSnapshot;
+  results: RunResult[];
+}
+
+/**
+ * Adds one chunk of results to the daily rollups and to the rolling windows that contain their day.
+ * `tagsCounted`: the tags each run was already counted under (a tag counts a run once, whatever the chunks).
+ */
+async function foldChunk(
+  c: PoolClient,
+  projectKey: number,
+  today: number,
+  pieces: Piece[],
+  tagsCounted: Map<string, Set<number>>,
+): Promise<void> {
   // ---- dimensions
-  const files = await internFiles(c, p.key, sortedUnique(todo.flatMap((i) => i.results.map((r) => r.file))));
+  const files = await internFiles(c, projectKey, sortedUnique(pieces.flatMap((i) => i.results.map((r) => r.file))));
   const latest = new Map<string, TestInfo>();
   const dims: { kind: DimKind; value: string }[] = [];
   const tagsetOf = new Map<string, string[]>();
-  for (const i of todo) {
+  for (const i of pieces) {
     const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
     dims.push(...runDims(i.run));
     for (const r of i.results) {
@@ -311,43 +400,45 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
     }
   }
   const uniqueDims = [...new Map(dims.map((d) => [`${d.kind}\u0000${d.value}`, d])).values()];
-  const dimKeys = await internDims(c, p.key, uniqueDims);
-  const tests = await internTests(c, p.key, [...latest.values()]);
-  const tagsets = await internTagsets(c, p.key, [...tagsetOf.keys()]);
+  const dimKeys = await internDims(c, projectKey, uniqueDims);
+  const tests = await internTests(c, projectKey, [...latest.values()]);
+  const tagsets = await internTagsets(c, projectKey, [...tagsetOf.keys()]);
   const dimKey = (kind: DimKind, value: string) => dimKeys.get(`${kind}\u0000${value}`)!;
 
-  // ---- aggregate the new results
+  // ---- aggregate the chunk's results
   const testDays = new Grouper();
   const fileDays = new Grouper();
   const projectDays = new Grouper();
   const tagDays = new Grouper();
-  let results = 0;
-  let lastFolded = 0;
-  for (const i of todo) {
+  for (const i of pieces) {
     const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
-    lastFolded = Math.max(lastFolded, at);
     const day = dayOf(at);
     const branch = dimKey('branch', i.run.git?.branch ?? '');
     const env = dimKey('environment', i.run.git?.environment ?? '');
+    let counted = tagsCounted.get(i.run.id);
+    if (!counted) tagsCounted.set(i.run.id, (counted = new Set()));
     const runTags = new Set<number>();
     for (const r of i.results) {
-      results++;
       const cls = classOf(testOutcome.fromProto(r.outcome));
       const ms = Number(r.durationMs);
       const bucket = bucketOf(ms);
       const testKey = tests.get(r.testId)!;
       const set = sortedUnique([...r.tags, ...i.run.tags]);
       const tagset = tagsets.get(textArrayLiteral(set))!;
-      testDays.at([p.key, day, testKey, branch, env, tagset]).add(cls, ms, bucket, at);
-      fileDays.at([p.key, day, files.get(r.file)!]).add(cls, ms, bucket, at);
-      projectDays.at([p.key, day, branch, env]).add(cls, ms, bucket, at);
+      testDays.at([projectKey, day, testKey, branch, env, tagset]).add(cls, ms, bucket, at);
+      fileDays.at([projectKey, day, files.get(r.file)!]).add(cls, ms, bucket, at);
+      projectDays.at([projectKey, day, branch, env]).add(cls, ms, bucket, at);
       for (const t of set) {
         const tagKey = dimKey('tag', t);
         runTags.add(tagKey);
-        tagDays.at([p.key, day, tagKey]).add(cls, ms, bucket, at);
+        tagDays.at([projectKey, day, tagKey]).add(cls, ms, bucket, at);
       }
     }
-    for (const tagKey of runTags) tagDays.at([p.key, day, tagKey]).agg.runs++;
+    for (const tagKey of runTags)
+      if (!counted.has(tagKey)) {
+        counted.add(tagKey);
+        tagDays.at([projectKey, day, tagKey]).agg.runs++;
+      }
   }
   const testRows = testDays.rows();
   const fileRows = fileDays.rows();
@@ -357,23 +448,15 @@ export async function foldRuns(c: PoolClient, projectId: string, inputs: FoldInp
   const windowAdds: [TableDef, Row[]][] = [];
   for (const w of WINDOW_DAYS) {
     const inWindow = (day: number) => day > today - w && day <= today;
-    windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
-    windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [p.key, w, r.key[2]!] : undefined))]);
-    windowAdds.push([PROJECT_WINDOWS, regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [p.key, w] : undefined))]);
+    windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
+    windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
+    windowAdds.push([PROJECT_WINDOWS, regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w] : undefined))]);
   }
-  await mergeInto(c, TEST_DAYS, p.key, testRows);
-  await mergeInto(c, FILE_DAYS, p.key, fileRows);
-  await mergeInto(c, PROJECT_DAYS, p.key, projectRows);
+  await mergeInto(c, TEST_DAYS, projectKey, testRows);
+  await mergeInto(c, FILE_DAYS, projectKey, fileRows);
+  await mergeInto(c, PROJECT_DAYS, projectKey, projectRows);
   await addTagRows(c, tagDays.rows());
-  for (const [def, rows] of windowAdds) await mergeInto(c, def, p.key, rows);
-
-  await c.query(
-    `UPDATE projects SET runs_folded = runs_folded + $2, results_folded = results_folded + $3, last_folded_at = now(),
-            version = version + 1
-     WHERE project_key = $1`,
-    [p.key, todo.length, results],
-  );
-  return { runs: todo.length, results };
+  for (const [def, rows] of windowAdds) await mergeInto(c, def, projectKey, rows);
 }
 
 interface WindowEntity {

@@ -19,7 +19,7 @@ import { loadAnalyticsConfig } from '../../src/config';
 import { routes } from '../../src/routes';
 import { MIGRATIONS_DIR } from '../../src/service';
 import { wire, type Wiring } from '../../src/wiring';
-import type { FoldInput } from '../../src/store/fold';
+import type { RunWithResults } from '../../src/store/fold';
 
 /** The tests' today: 2026-03-10 (UTC), noon. */
 export const NOW = new Date('2026-03-10T12:00:00.000Z');
@@ -46,7 +46,7 @@ export interface RunSpec {
 }
 
 /** A run (RunSnapshot) and its results as the runs service answers them. */
-export function runOf(projectId: string, s: RunSpec): FoldInput {
+export function runOf(projectId: string, s: RunSpec): RunWithResults {
   const results: RunResult[] = (s.results ?? []).map((r, i) =>
     create(RunResultSchema, {
       id: `${s.id}-${i}`,
@@ -74,7 +74,7 @@ export function runOf(projectId: string, s: RunSpec): FoldInput {
 }
 
 /** The runs service as analytics sees it, answering from `known` (run id → project and run). */
-function fakeRuns(known: Map<string, { projectId: string; input: FoldInput }>) {
+function fakeRuns(known: Map<string, { projectId: string; input: RunWithResults }>) {
   return inMemoryClient(RunsService, (router) =>
     router.service(RunsService, {
       async listRunResults(req) {
@@ -99,7 +99,7 @@ export interface AnalyticsUnit {
   client: ReturnType<typeof inMemoryClient<typeof AnalyticsService>>;
   admin: ReturnType<typeof inMemoryClient<typeof AnalyticsAdminService>>;
   /** Makes the runs known to the runs service (for a fold by the consumer or a rebuild). */
-  publish(projectId: string, ...runs: RunSpec[]): FoldInput[];
+  publish(projectId: string, ...runs: RunSpec[]): RunWithResults[];
   /** Publishes the runs and folds them into the read model (as the consumer does for RUN_FINISHED). */
   fold(projectId: string, ...runs: RunSpec[]): Promise<void>;
 }
@@ -112,7 +112,7 @@ export async function analyticsUnit(label: string, env: Record<string, string> =
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const known = new Map<string, { projectId: string; input: FoldInput }>();
+  const known = new Map<string, { projectId: string; input: RunWithResults }>();
   const w = wire(testContext('analytics', config, db.pool), { clock: () => NOW, runs: fakeRuns(known) });
   const publish = (projectId: string, ...runs: RunSpec[]) =>
     runs.map((s) => {
