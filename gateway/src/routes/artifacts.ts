@@ -194,7 +194,11 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
         });
       const { uploadId } = request.params;
       const url = `${runsHttp()}/storage/uploads/${encodeURIComponent(uploadId)}/${request.params['*'].split('/').map(encodeURIComponent).join('/')}`;
-      const res = await streamToService(request, url, serviceOpts, { bytes: opts.artifactLimit, what: 'An artifact is' });
+      const res = await streamToService(request, url, serviceOpts, {
+        bytes: opts.artifactLimit,
+        what: 'An artifact is',
+        progress: opts.upload,
+      });
       return sendJson(reply, res.status, await jsonOf(res));
     },
   );
