@@ -144,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.INGEST_BODY_LIMIT_BYTES,
     artifactLimit: config.ARTIFACT_MAX_FILE_BYTES,
     timeoutMs: config.REQUEST_TIMEOUT_MS * 4,
+    upload: { idleMs: config.ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS, drainMs: config.REQUEST_TIMEOUT_MS },
   };
   await app.register(ingestApi, { prefix: INGEST_PREFIX, ...ingest });
   await app.register(appApi, { prefix: APP_PREFIX, redis: deps.redis, publicUiUrl: config.PUBLIC_UI_URL });

@@ -31,7 +31,14 @@ export const GatewaySettings = Type.Object({
   REQUEST_TIMEOUT_MS: Type.Integer({
     minimum: 1000,
     default: 30000,
-    description: 'time to receive a whole request (408 after it), and the deadline of each service call',
+    description:
+      'time to receive a whole request (408 after it), and the deadline of each service call; artifact uploads: see ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS',
+  }),
+  ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    default: 60000,
+    description:
+      'an artifact upload ends after this long without progress (408 when no byte arrived); it has no total time limit (REQUEST_TIMEOUT_MS does not apply)',
   }),
   MAX_HEADER_BYTES: Type.Integer({
     minimum: 1024,

@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -148,6 +149,62 @@ function uploadAttachment(
     rawBody: typeof body === 'string' ? body : body,
     headers: { 'content-type': 'application/octet-stream' },
   });
+}
+
+/**
+ * What `tdpw upload --upload-html` does, by hand: an upload container, `files` PUT into it, then a report whose one
+ * attachment names one of them (which links the upload, and its other files, to the run). Answers the run id.
+ */
+async function uploadReportFolder(api: Api, uploadKey: string, files: Record<string, { type: string; body: Buffer }>): Promise<string> {
+  const container = await api.request('POST', '/api/storage/token', { body: {}, headers: { 'x-api-key': uploadKey }, authorization: null });
+  expect(container.status).toBe(200);
+  const d = container.body.data;
+  for (const [file, { type, body }] of Object.entries({ ...files, 'json/attachments/shot.png': files['html/data/a.png']! })) {
+    const res = await fetch(`${d.containerUrl}/${d.blobPath}/${file}?${d.sasToken}`, {
+      method: 'PUT',
+      headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': type },
+      body: new Uint8Array(body),
+    });
+    expect(res.status).toBe(201);
+  }
+  const report = JSON.parse(JSON.stringify(pw.json));
+  const walk = (suite: any) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const r of t.results) r.attachments = [];
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites) walk(suite);
+  report.suites[0].suites[0].specs[0].tests[0].results[0].attachments = [
+    { name: 'screenshot', contentType: 'image/png', path: `${d.containerUrl}/${d.blobPath}/json/attachments/shot.png` },
+  ];
+  const posted = await api.request('POST', '/api/reports/playwright', {
+    rawBody: JSON.stringify(report),
+    headers: { 'content-type': 'application/json', 'x-api-key': uploadKey },
+    authorization: null,
+  });
+  expect(posted.body.success).toBe(true);
+  return posted.body.data.testRunId as string;
+}
+
+/** A GET whose path goes out exactly as written (fetch would resolve `..` and `.` first). */
+function rawGet(url: string, rawPath: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: hostname, port, path: rawPath }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The served HTML minus the storage script the report URL puts after its doctype (everything else as stored). */
+function withoutStorageShim(served: Buffer): Buffer {
+  const start = served.indexOf('<script>/* Assay: in-memory Web Storage');
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = served.indexOf('</script>', start) + '</script>'.length;
+  return Buffer.concat([served.subarray(0, start), served.subarray(end)]);
 }
 
 /** Every attachment of the run as the test-case detail lists it, by its path in the report. */
@@ -333,12 +390,24 @@ describe.each(targets)('artifacts with $name', (target) => {
     // The HTML report's files are the run's own; its page is served sandboxed (scripts only in an opaque origin).
     const detail = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${tdpwRun.id}?include=artifacts`)).body.data.artifacts;
     expect(detail.files.map((f: any) => f.path)).toContain('html/index.html');
-    const page = await fetch(detail.htmlReport);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts /);
-    expect(page.headers.get('content-security-policy')).not.toMatch(/allow-same-origin/);
-    expect(sha(Buffer.from(await page.arrayBuffer()))).toBe(sha(fs.readFileSync(path.join(pw.htmlDir, 'index.html'))));
+    // The report opens from its folder URL, where its relative links (the screenshots and videos under data/) resolve.
+    expect(detail.htmlReport).toMatch(new RegExp(`/api/v1/artifacts/html/${tdpwRun.id}/\\d+\\.[\\w-]{43}/index\\.html$`));
+    const page = await fetchBytes(detail.htmlReport);
+    expect(page.res.status).toBe(200);
+    expect(page.res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.res.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts /);
+    expect(page.res.headers.get('content-security-policy')).not.toMatch(/allow-same-origin/);
+    expect(sha(withoutStorageShim(page.body))).toBe(sha(fs.readFileSync(path.join(pw.htmlDir, 'index.html'))));
+    const linked = fs.readdirSync(path.join(pw.htmlDir, 'data')).filter((f) => /\.(png|webm)$/.test(f));
+    expect(linked.length).toBeGreaterThan(0);
+    for (const f of linked) {
+      const { res, body } = await fetchBytes(new URL(`data/${f}`, detail.htmlReport).href);
+      expect(res.status).toBe(200);
+      expect(sha(body)).toBe(sha(fs.readFileSync(path.join(pw.htmlDir, 'data', f))));
+    }
+    // Each file keeps its own URL as well, which serves the bytes exactly as uploaded.
+    const index = detail.files.find((f: any) => f.path === 'html/index.html');
+    expect(sha((await fetchBytes(index.url)).body)).toBe(sha(fs.readFileSync(path.join(pw.htmlDir, 'index.html'))));
     const byHash = new Map(pw.attachments.map((a) => [sha(fs.readFileSync(a.path)), a]));
     for (const a of stored) {
       const { res, body } = await fetchBytes(a.artifact.url);
@@ -347,6 +416,101 @@ describe.each(targets)('artifacts with $name', (target) => {
       expect(original).toBeDefined();
       expect(original!.name).toBe(a.name);
     }
+  });
+
+  it("serves an uploaded HTML report's folder by one signed URL: index.html and its relative links; nothing else, not after expiry", async () => {
+    const key = await target.admin().apiKey(t.projectId);
+    const api = target.api();
+    const shot = fs.readFileSync(pw.attachments.find((a) => a.name === 'screenshot')!.path);
+    const video = fs.readFileSync(pw.attachments.find((a) => a.name === 'video')!.path);
+    const index = Buffer.from('<!DOCTYPE html>\n<title>Report</title><img src="data/a.png"><video src="data/v.webm"></video>\n');
+    const runId = await uploadReportFolder(api, key.uploadKey, {
+      'html/index.html': { type: 'text/html', body: index },
+      'html/data/a.png': { type: 'image/png', body: shot },
+      'html/data/v.webm': { type: 'video/webm', body: video },
+    });
+    const owner = target.api(t.token);
+    const artifacts = (await owner.get(`/api/v1/public/${t.projectId}/test-runs/${runId}?include=artifacts`)).body.data.artifacts;
+    expect(artifacts.files.map((f: any) => f.path).sort()).toEqual(['html/data/a.png', 'html/data/v.webm', 'html/index.html']);
+    const reportUrl = new URL(artifacts.htmlReport);
+    expect(reportUrl.pathname).toMatch(new RegExp(`^/api/v1/artifacts/html/${runId}/\\d+\\.[\\w-]{43}/index\\.html$`));
+    const folder = reportUrl.href.slice(0, -'index.html'.length);
+    const expectReportHeaders = (res: Response) => {
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toMatch(/^sandbox allow-scripts /);
+      expect(csp).not.toMatch(/allow-same-origin/);
+      expect(csp).toMatch(/img-src 'self' /);
+      expect(csp).toMatch(/script-src 'unsafe-inline'/);
+      expect(csp).not.toMatch(/script-src[^;]*'self'/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    };
+
+    // index.html: its bytes, with the storage script after the doctype.
+    const page = await fetchBytes(reportUrl.href);
+    expect(page.res.status).toBe(200);
+    expectReportHeaders(page.res);
+    expect(page.res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.res.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(page.body.subarray(0, '<!DOCTYPE html>'.length).toString()).toBe('<!DOCTYPE html>');
+    expect(withoutStorageShim(page.body).equals(index)).toBe(true);
+    expect(Number(page.res.headers.get('content-length'))).toBe(page.body.length);
+    // Its relative links: byte-identical, inline; a video answers ranges.
+    const png = await fetchBytes(new URL('data/a.png', reportUrl).href);
+    expect(png.res.status).toBe(200);
+    expectReportHeaders(png.res);
+    expect(png.res.headers.get('content-type')).toBe('image/png');
+    expect(png.res.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(png.body.equals(shot)).toBe(true);
+    const part = await fetchBytes(new URL('data/v.webm', reportUrl).href, { headers: { range: 'bytes=0-99' } });
+    expect(part.res.status).toBe(206);
+    expect(part.body.equals(video.subarray(0, 100))).toBe(true);
+
+    // Not a file of the report: 404, whether missing, outside html/ (the upload's own attachment), or reached by
+    // `..`, encoded dots or separators, or an empty segment.
+    const base = reportUrl.pathname.slice(0, -'index.html'.length);
+    expect((await fetch(new URL('data/missing.png', reportUrl))).status).toBe(404);
+    expect((await fetch(folder)).status).toBe(404);
+    for (const p of [
+      '../json/attachments/shot.png',
+      'data/../index.html',
+      'data/../../../html/x/index.html',
+      './index.html',
+      '%2e%2e/json/attachments/shot.png',
+      '..%2Fjson%2Fattachments%2Fshot.png',
+      'data%2Fa.png',
+      'data//a.png',
+      '%2E%2E/%2E%2E/%2E%2E/%2E%2E/api/v1/artifacts',
+      '.htaccess',
+    ])
+      expect([p, (await rawGet(reportUrl.href, base + p)).status]).toEqual([p, 404]);
+    expect((await fetch(new URL('x'.repeat(2100), reportUrl))).status).toBe(400);
+
+    // The signature is the run's: tampered, or another run's, is 404; signed for the past, 403.
+    const [, expires, signature] = /\/(\d+)\.([\w-]+)\/index\.html$/.exec(reportUrl.pathname)!;
+    const flipped = `${signature!.slice(0, 10)}${signature![10] === 'A' ? 'B' : 'A'}${signature!.slice(11)}`;
+    expect((await fetch(reportUrl.href.replace(`.${signature}/`, `.${flipped}/`))).status).toBe(404);
+    expect((await fetch(reportUrl.href.replace(`/${expires}.`, `/${Number(expires!) + 300}.`))).status).toBe(404);
+    const otherRun = await uploadReportFolder(api, key.uploadKey, {
+      'html/index.html': { type: 'text/html', body: Buffer.from('<!doctype html><h1>other</h1>') },
+      'html/data/a.png': { type: 'image/png', body: shot },
+    });
+    const otherUrl = (await owner.get(`/api/v1/public/${t.projectId}/test-runs/${otherRun}?include=artifacts`)).body.data.artifacts
+      .htmlReport;
+    expect((await fetch(otherUrl)).status).toBe(200);
+    expect((await fetch(otherUrl.replace(`/html/${otherRun}/`, `/html/${runId}/`))).status).toBe(404);
+    // A single artifact's signature is no report signature, and the report's key is not the artifacts' key.
+    const single = new URL(artifacts.files.find((f: any) => f.path === 'html/index.html').url);
+    const singleToken = `${single.searchParams.get('expires')}.${single.searchParams.get('signature')}`;
+    expect((await fetch(`${reportUrl.origin}/api/v1/artifacts/html/${runId}/${singleToken}/index.html`)).status).toBe(404);
+    const reportKey = Buffer.from(hkdfSync('sha256', target.runsCredential(), 'assay-runs', 'html report urls v1', 32));
+    const sign = (at: number) => createHmac('sha256', reportKey).update(`html-report\n${runId}\n${at}`).digest('base64url');
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const expired = await fetch(`${reportUrl.origin}/api/v1/artifacts/html/${runId}/${past}.${sign(past)}/data/a.png`);
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+    const future = Math.floor(Date.now() / 1000) + 600;
+    expect((await fetch(`${reportUrl.origin}/api/v1/artifacts/html/${runId}/${future}.${sign(future)}/data/a.png`)).status).toBe(200);
   });
 
   it('refuses the compatibility upload without the upload token, with a wrong or reused-elsewhere token, and without x-ms-blob-type', async () => {

@@ -3,7 +3,8 @@
  * ffmpeg, a Playwright trace), reported as one failing test and its files uploaded through the ingestion API;
  * the test-result page then shows the screenshot, plays the video, and opens the trace in Playwright's trace
  * viewer served by Assay, which lists the session's actions. An uploaded HTML file runs, if at all, in an opaque
- * origin: it cannot read the app's storage nor call the API as the signed-in user.
+ * origin: it cannot read the app's storage nor call the API as the signed-in user. An uploaded HTML report opens
+ * from its signed folder URL: its relative links (an image under data/) load, and its script is just as confined.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -191,8 +192,15 @@ test('an uploaded HTML file cannot run script on the app origin', async ({ page,
   expect(await page.title()).toBe('storage:blocked cookie:blocked api:blocked');
 });
 
-test("a finished run's page opens the HTML report its uploader sent, sandboxed", async ({ page, tenant, signIn }) => {
+test("a finished run's page opens the HTML report its uploader sent, sandboxed, with the files it links", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
   const t = await tenant('owner');
+  // A screenshot for the report to show from its data/ folder, as Playwright's report does.
+  await page.setContent('<h1 style="margin:40px">Checkout</h1>');
+  const screenshot = await page.screenshot({ clip: { x: 0, y: 0, width: 320, height: 120 } });
   // The compatibility flow `tdpw upload --upload-html` uses: an upload container, the files PUT into it, then the
   // report naming one of them (which links the upload, and its other files, to the run).
   const key = await testAdmin().apiKey(t.projectId);
@@ -204,16 +212,30 @@ test("a finished run's page opens the HTML report its uploader sent, sandboxed",
   });
   expect(container.status, container.text).toBe(200);
   const d = container.body.data;
-  const put = async (file: string, contentType: string, body: string) => {
+  const put = async (file: string, contentType: string, body: string | Buffer) => {
     const res = await fetch(`${d.containerUrl}/${d.blobPath}/${file}?${d.sasToken}`, {
       method: 'PUT',
       headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': contentType },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     expect(res.status).toBe(201);
   };
-  await put('html/index.html', 'text/html', '<!doctype html><title>Playwright Test Report</title><h1>42 passed</h1>');
-  await put('json/attachments/shot.png', 'image/png', 'png bytes');
+  // Its script tries what a malicious report would: the app's storage and cookies, the API as the signed-in user.
+  await put(
+    'html/index.html',
+    'text/html',
+    `<!doctype html><title>Playwright Test Report</title><h1>42 passed</h1><img src="data/shot.png" alt="Checkout screenshot">
+    <script>
+      const out = [];
+      try { out.push('storage:' + (localStorage.getItem('assay-marker') ?? 'none')); } catch (e) { out.push('storage:blocked'); }
+      try { out.push('cookie:' + document.cookie); } catch (e) { out.push('cookie:blocked'); }
+      fetch('/api/v1/app/me', { credentials: 'include' }).then((r) => r.text()).then(
+        (b) => { document.body.dataset.probe = out.concat('api:' + b.slice(0, 40)).join(' '); },
+        () => { document.body.dataset.probe = out.concat('api:blocked').join(' '); });
+    </script>`,
+  );
+  await put('html/data/shot.png', 'image/png', screenshot);
+  await put('json/attachments/shot.png', 'image/png', screenshot);
   const report = {
     config: { rootDir: '/ci/shop' },
     suites: [
@@ -266,11 +288,19 @@ test("a finished run's page opens the HTML report its uploader sent, sandboxed",
 
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/runs/${posted.body.data.testRunId}`);
+  // Something of the app's own for the report to look for.
+  await page.evaluate(() => localStorage.setItem('assay-marker', 'the app origin'));
   const stored = page.getByRole('region', { name: 'Stored files' });
   await expect(stored.getByRole('list', { name: 'Run files' }).getByRole('link', { name: 'html/index.html' })).toBeVisible();
   await expectAccessible(page);
   const [reportPage] = await Promise.all([page.waitForEvent('popup'), stored.getByRole('link', { name: 'Open the HTML report' }).click()]);
+  await expect(reportPage).toHaveURL(/\/api\/v1\/artifacts\/html\/[0-9a-f]{24}\/\d+\.[\w-]+\/index\.html$/);
   await expect(reportPage.getByRole('heading', { name: '42 passed' })).toBeVisible();
-  // Its own opaque origin: never the app's.
+  // Its relative link loads: the image decoded from data/shot.png under the same signed folder.
+  const img = reportPage.getByRole('img', { name: 'Checkout screenshot' });
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(320);
+  // Its own opaque origin: never the app's. Its storage is its own, empty (in memory); cookies and the API are out of reach.
   expect(await reportPage.evaluate(() => self.origin)).toBe('null');
+  await expect(reportPage.locator('body')).toHaveAttribute('data-probe', /api:/);
+  expect(await reportPage.locator('body').getAttribute('data-probe')).toBe('storage:none cookie:blocked api:blocked');
 });

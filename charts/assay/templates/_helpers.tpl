@@ -371,6 +371,7 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ = set $d "INGEST_BODY_LIMIT_BYTES" (toString (int $lim.ingestBodyLimitBytes)) -}}
 {{- $_ = set $d "ARTIFACT_MAX_FILE_BYTES" (toString (int64 $root.Values.artifacts.maxFileBytes)) -}}
 {{- $_ = set $d "REQUEST_TIMEOUT_MS" (toString (int $lim.requestTimeoutMs)) -}}
+{{- $_ = set $d "ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS" (toString (int $root.Values.artifacts.uploadIdleTimeoutMs)) -}}
 {{- $_ = set $d "MAX_HEADER_BYTES" (toString (int $lim.maxHeaderBytes)) -}}
 {{- $_ = set $d "IDENTITY_URL" $svc.identity -}}
 {{- $_ = set $d "MANUAL_TESTING_URL" $svc.manualTesting -}}

@@ -25,6 +25,8 @@ export interface ServiceRequest extends ServiceHttpOptions {
   contentType?: string;
   /** Request headers passed on as they are (e.g. `range` for a download). */
   pass?: string[];
+  /** Ends the call instead of the `timeoutMs` deadline (an artifact upload's progress watchdog). */
+  signal?: AbortSignal;
 }
 
 /** A service's answer: status, headers and the body as the Node stream it arrives on (read it once). */
@@ -42,7 +44,7 @@ export async function fetchFromService(request: FastifyRequest, url: string, opt
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ?? AbortSignal.timeout(opts.timeoutMs);
   try {
     return await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);
   } catch (err) {
@@ -69,7 +71,8 @@ function streamRequest(
       resolve({ status: res.statusCode ?? 502, headers: out, body: res });
       // The service answered before the whole body went (e.g. 413 or 404 at once): stop sending, close that
       // request once its answer is read, and read the rest of the client's body into nothing so the client can
-      // finish sending and read the answer (a stalled upload ends in 408); REQUEST_TIMEOUT_MS bounds it.
+      // finish sending and read the answer (a stalled upload ends in 408); REQUEST_TIMEOUT_MS bounds it (for an
+      // artifact upload too: plugins/app/upload-progress.ts).
       if (body && !req.writableFinished) {
         body.unpipe(req);
         body.resume();

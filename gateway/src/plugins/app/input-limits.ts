@@ -5,7 +5,8 @@
  *     compatibility upload) — get INGEST_BODY_LIMIT_BYTES (64 MiB) and count in the `ingest` rate bucket.
  *     A route may still set its own `bodyLimit`. Over the limit → 413 PAYLOAD_TOO_LARGE.
  *   - request time: REQUEST_TIMEOUT_MS to receive the whole request (Node `requestTimeout`) → 408
- *     REQUEST_TIMEOUT; the same value is the deadline of every service call (→ 503).
+ *     REQUEST_TIMEOUT; the same value is the deadline of every service call (→ 503). Artifact uploads are
+ *     bounded by progress instead (ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS, upload-progress.ts).
  *   - headers: MAX_HEADER_BYTES for the request line and headers (Node `maxHeaderSize`) → 431
  *     HEADERS_TOO_LARGE. Node rejects these before Fastify sees a request, so `clientErrorHandler` below
  *     writes the envelope on the socket itself (malformed HTTP → 400 VALIDATION_ERROR).
@@ -20,6 +21,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_TABLE, toEnvelope, type Reason } from '@assay/errors';
 import { BASELINE_SECURITY_HEADERS } from '../external/security';
+import { isWatchedUpload } from './upload-progress';
 
 export const INGEST_PREFIX = '/api/v1/ingest';
 
@@ -35,6 +37,8 @@ const RAW_SECURITY_HEADERS = Object.entries(BASELINE_SECURITY_HEADERS)
 /** Fastify `clientErrorHandler`: Node-level rejections (431, 408, malformed HTTP) as envelopes. */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // An artifact upload still streaming: its own watchdog bounds it, by progress (upload-progress.ts).
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && isWatchedUpload(socket)) return;
   let reason: Reason;
   let message: string | undefined;
   if (err.code === 'HPE_HEADER_OVERFLOW') reason = 'HEADERS_TOO_LARGE';

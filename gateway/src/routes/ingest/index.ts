@@ -29,6 +29,7 @@ import type { Authenticator } from '../../auth/authenticator';
 import { sendError } from '../../plugins/app/errors';
 import { documentErrorResponses } from '../../plugins/app/error-responses';
 import { INGEST_PREFIX } from '../../plugins/app/input-limits';
+import { UploadWatchdog, watchdogOf } from '../../plugins/app/upload-progress';
 import { fetchFromService, jsonOf, type ServiceAnswer } from '../service-http';
 import { typed } from '../typed';
 
@@ -42,12 +43,23 @@ export interface IngestOptions {
   /** Largest artifact (ARTIFACT_MAX_FILE_BYTES): the limit of attachment and blob uploads. */
   artifactLimit: number;
   timeoutMs: number;
+  /** How artifact uploads are bounded instead of by `timeoutMs` (plugins/app/upload-progress.ts). */
+  upload: UploadTimeouts;
+}
+
+export interface UploadTimeouts {
+  /** ARTIFACT_UPLOAD_IDLE_TIMEOUT_MS: longest time without progress. */
+  idleMs: number;
+  /** REQUEST_TIMEOUT_MS: how long the rest of a body refused early is read into nothing. */
+  drainMs: number;
 }
 
 /** How large a body a route streams on, and what the 413 says. */
 interface BodyLimit {
   bytes: number;
   what: string;
+  /** An artifact upload: bounded by progress (these timeouts), not by a total time. */
+  progress?: UploadTimeouts;
 }
 
 interface Forwarded {
@@ -72,7 +84,7 @@ async function forward(
 
 /**
  * Streams the request's body (counted against `limit`, never whole in memory) and query to a runs service URL;
- * answers the service's response.
+ * answers the service's response. Bounded by `opts.timeoutMs` in total, or with `limit.progress` by progress.
  */
 export async function streamToService(
   request: FastifyRequest,
@@ -85,10 +97,12 @@ export async function streamToService(
   if (declared > limit.bytes) throw tooLargeError();
   let tooLarge = false;
   let body: Transform | undefined;
+  const watchdog = limit.progress ? new UploadWatchdog(request.raw, limit.progress.idleMs, limit.progress.drainMs) : undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     let seen = 0;
     const limiter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
+        watchdog?.touch();
         seen += chunk.length;
         if (seen > limit.bytes) {
           tooLarge = true;
@@ -109,14 +123,21 @@ export async function streamToService(
     res = await fetchFromService(request, `${url}${query}`, {
       internalToken: opts.internalToken,
       timeoutMs: opts.timeoutMs,
+      signal: watchdog?.signal,
       body,
       contentType: request.headers['content-type'],
       pass: ['content-length', 'x-ms-blob-type'],
     });
   } catch (err) {
     if (tooLarge) throw tooLargeError();
+    if (watchdog?.stalled === 'client')
+      throw new AppError('REQUEST_TIMEOUT', `No byte of the upload arrived for ${watchdog.idleMs / 1000} s`, {
+        headers: { Connection: 'close' },
+      });
     throw err;
   }
+  // Its answer is progress too; reading it stays under the watchdog until the answer is sent.
+  watchdog?.touch();
   // The service may answer (e.g. 404, 413) before it has read the whole body.
   if (tooLarge) throw tooLargeError();
   return res;
@@ -144,6 +165,8 @@ export function rawBodies(app: FastifyInstance) {
     raw.unpipe();
     raw.resume();
   });
+  // An upload's watchdog hands what is left of its body to the usual bound (upload-progress.ts).
+  app.addHook('onResponse', async (request) => watchdogOf(request.raw)?.answered());
 }
 
 export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
@@ -204,10 +227,8 @@ export async function ingestApi(fastify: FastifyInstance, opts: IngestOptions) {
     },
     async (request, reply) => {
       const { projectId, runId } = request.params;
-      return relay(
-        reply,
-        await forward(app, request, projectId, runPath(runId, 'artifacts'), opts, { bytes: opts.artifactLimit, what: 'An artifact is' }),
-      );
+      const limit = { bytes: opts.artifactLimit, what: 'An artifact is', progress: opts.upload };
+      return relay(reply, await forward(app, request, projectId, runPath(runId, 'artifacts'), opts, limit));
     },
   );
 

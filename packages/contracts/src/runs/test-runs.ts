@@ -186,7 +186,10 @@ const DetailSections = Type.Object({
           items: Type.Array(Free, { description: 'each attachment with caseId, title, retry and its stored `artifact` (or null)' }),
           files: Type.Array(Free, { description: 'run-level files, e.g. an uploaded HTML report, each an Artifact with its upload path' }),
           htmlReport: Nullable(
-            Type.String({ description: 'signed URL of the uploaded HTML report (tdpw --upload-html), served sandboxed' }),
+            Type.String({
+              description:
+                "signed URL of the uploaded HTML report's index.html (tdpw --upload-html): the signature covers the report's folder, so its relative links (data/…) load too; served sandboxed, valid as long as the files' URLs",
+            }),
           ),
         }),
         Type.Null(),

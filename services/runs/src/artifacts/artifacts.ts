@@ -9,8 +9,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
-import type { Readable } from 'node:stream';
 import { AppError, notFound, validation } from '@assay/errors';
 import { newId, withTransaction } from '@assay/db';
 import { ObjectTooLarge, type ByteRange, type ObjectRead, type ObjectStore } from '@assay/storage';
@@ -27,6 +27,7 @@ import {
   insertUpload,
   retentionDaysOf,
   runArtifactBytes,
+  runFileByPath,
   unclaimedBlobs,
   upsertAttachmentArtifact,
   upsertStagedBlob,
@@ -54,6 +55,34 @@ export const HTML_CSP =
   "sandbox allow-scripts allow-popups allow-downloads; default-src 'none'; script-src 'unsafe-inline' blob: data:; " +
   "style-src 'unsafe-inline' data:; img-src data: blob:; media-src data: blob:; font-src data:; worker-src blob:; connect-src data: blob:; " +
   "frame-ancestors 'none'";
+/**
+ * Every file of an HTML report's folder URL (urls.ts). The same sandbox as HTML_CSP — scripts run, but in an
+ * opaque origin, never the app's (no `allow-same-origin`) — plus what Playwright's report loads beside its one
+ * inline-scripted index.html: images and videos of its `data/` folder (`'self'`: in a sandboxed document Chromium
+ * matches it against the URL's origin, and the report's folder is only reachable with its signature). Nothing
+ * else of the origin: no script, style, font or fetch from it, no form posts, no `<base>`.
+ */
+export const HTML_REPORT_CSP =
+  "sandbox allow-scripts allow-popups allow-downloads; default-src 'none'; script-src 'unsafe-inline' blob: data:; " +
+  "style-src 'unsafe-inline' data:; img-src 'self' data: blob:; media-src 'self' data: blob:; font-src data:; worker-src blob:; " +
+  "connect-src data: blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * Put in front of an HTML report's own scripts (after its doctype). A sandboxed document without
+ * `allow-same-origin` has no Web Storage: reading `localStorage` throws, and Playwright's report reads its
+ * settings from it before it renders anything (a blank page). This gives the page an in-memory stand-in, empty
+ * at each load and visible to nothing else; a page with real storage (none here) keeps it.
+ */
+export const REPORT_STORAGE_SHIM = Buffer.from(
+  '<script>/* Assay: in-memory Web Storage for a sandboxed report */(function(){["localStorage","sessionStorage"].forEach(function(n){' +
+    'try{if(window[n])return}catch(e){}var s=Object.create(null),h=function(k){return Object.prototype.hasOwnProperty.call(s,k)};' +
+    'Object.defineProperties(s,{getItem:{value:function(k){k=String(k);return h(k)?s[k]:null}},setItem:{value:function(k,v){s[String(k)]=String(v)}},' +
+    'removeItem:{value:function(k){delete s[String(k)]}},clear:{value:function(){Object.keys(s).forEach(function(k){delete s[k]})}},' +
+    'key:{value:function(i){var k=Object.keys(s);return i<k.length?k[i]:null}},length:{get:function(){return Object.keys(s).length}}});' +
+    'Object.defineProperty(window,n,{value:s,configurable:true,enumerable:true})})})();</script>',
+);
+/** How far into an HTML file its doctype (and what may precede it: a BOM, blanks, comments) is looked for. */
+const DOCTYPE_WINDOW = 1024;
+const DOCTYPE = /^(?:\xEF\xBB\xBF)?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i;
 
 export function cleanContentType(v: string | undefined): string | undefined {
   const t = (v ?? '').split(';')[0]!.trim().toLowerCase();
@@ -76,6 +105,40 @@ export interface Download {
   read: ObjectRead;
   headers: Record<string, string>;
   status: 200 | 206;
+}
+
+/** A file's path below a report's folder URL, as stored (`html/…`): null when it is not one a blob could have. */
+export function reportBlobPath(relative: string): string | null {
+  const blobPath = `html/${relative}`;
+  return blobPath.length <= 2048 && BLOB_PATH.test(blobPath) && !blobPath.split('/').some((s) => s === '.' || s === '..') ? blobPath : null;
+}
+
+/** The HTML with `prologue` inserted after its doctype (at the start without one), streamed. */
+export function insertAfterDoctype(body: Readable, prologue: Buffer): Readable {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let inserted = false;
+  const splice = (t: Transform) => {
+    inserted = true;
+    const start = Buffer.concat(head);
+    // latin1: one character per byte, so the match's length is a byte offset.
+    const at = DOCTYPE.exec(start.toString('latin1'))?.[0].length ?? 0;
+    t.push(Buffer.concat([start.subarray(0, at), prologue, start.subarray(at)]));
+  };
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (inserted) return cb(null, chunk);
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes >= DOCTYPE_WINDOW) splice(this);
+      cb();
+    },
+    flush(cb) {
+      if (!inserted) splice(this);
+      cb();
+    },
+  });
+  return pipeline(body, out, () => undefined);
 }
 
 export const attachmentKey = (retry: number, name: string, path: string) => `${retry}\n${name}\n${path}`;
@@ -337,6 +400,40 @@ export class Artifacts {
       url: link.url,
       urlExpiresAt: link.expiresAt.toISOString(),
     };
+  }
+
+  /**
+   * A file of a run's HTML report by its path below the report's folder URL (the signature is checked by the
+   * route): a run-level file stored as `html/{path}`, with the report's headers. Its HTML documents get
+   * REPORT_STORAGE_SHIM and are served whole (no ranges: the bytes differ from the stored ones by the shim).
+   */
+  async openReportFile(runId: string, relative: string, range: string | undefined): Promise<Download> {
+    const blobPath = /^[0-9a-f]{24}$/.test(runId) ? reportBlobPath(relative) : null;
+    const row = blobPath ? await runFileByPath(this.w.pool, runId, blobPath, this.w.clock()) : undefined;
+    if (!row) throw notFound('File of the HTML report');
+    const html = row.contentType === 'text/html';
+    const r = html ? undefined : parseRange(range, row.sizeBytes);
+    if (r === 'unsatisfiable')
+      throw new AppError('RANGE_NOT_SATISFIABLE', undefined, { headers: { 'Content-Range': `bytes */${row.sizeBytes}` } });
+    const read = await this.store.get(row.storageKey, r);
+    if (!read) throw notFound('File of the HTML report');
+    const headers: Record<string, string> = {
+      'Content-Type': html ? 'text/html; charset=utf-8' : row.contentType,
+      'Content-Length': String(html ? row.sizeBytes + REPORT_STORAGE_SHIM.length : r ? r.end - r.start + 1 : row.sizeBytes),
+      'Content-Disposition': contentDisposition(row.fileName.slice(0, 200), {
+        type: INLINE_TYPES.has(row.contentType) || html ? 'inline' : 'attachment',
+      }),
+      'Content-Security-Policy': HTML_REPORT_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      // The report's document has an opaque origin: to it, even its own folder is another origin.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Cache-Control': 'private, max-age=300',
+      'Accept-Ranges': html ? 'none' : 'bytes',
+      ETag: html ? `"${row.sha256}-report"` : `"${row.sha256}"`,
+    };
+    if (r) headers['Content-Range'] = `bytes ${r.start}-${r.end}/${row.sizeBytes}`;
+    const body = html ? insertAfterDoctype(read.body as Readable, REPORT_STORAGE_SHIM) : read.body;
+    return { row, read: { ...read, body }, headers, status: r ? 206 : 200 };
   }
 
   /** The object behind a download, with its headers; `projectId` (an authenticated read) must own it. */

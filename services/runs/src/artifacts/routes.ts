@@ -1,7 +1,8 @@
 /**
  * Artifact routes on the internal HTTP port (the gateway authenticates, authorizes and rate-limits, then
  * streams bodies here and answers back): the ingestion API's attachment upload, the compatibility upload's
- * token and blob PUTs, and the two downloads (a signed URL; a caller the gateway authorized for the project).
+ * token and blob PUTs, and the downloads (a signed URL of one artifact or of a run's HTML report folder; a caller the
+ * gateway authorized for the project).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -118,6 +119,16 @@ export async function artifactRoutes(app: FastifyInstance, w: Wiring): Promise<v
       if (verdict === 'invalid') throw notFound('Artifact');
       if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This download link has expired; read the artifact again for a new one');
       return send(reply, await artifacts.open(artifactId, request.headers.range));
+    });
+
+    // A file of a run's HTML report: the `{expires}.{signature}` segment covers the run, any path below it is one
+    // of the report's files (urls.ts). Checked before any lookup: a wrong signature learns nothing of the run.
+    scope.get<{ Params: { runId: string; token: string; '*': string } }>('/artifacts/html/:runId/:token/*', async (request, reply) => {
+      const { runId, token } = request.params;
+      const verdict = artifacts.urls.verifyHtmlReport(runId, token, w.clock());
+      if (verdict === 'invalid') throw notFound('HTML report');
+      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This report link has expired; read the run again for a new one');
+      return send(reply, await artifacts.openReportFile(runId, request.params['*'], request.headers.range));
     });
 
     scope.get<{ Params: { projectId: string; artifactId: string } }>(

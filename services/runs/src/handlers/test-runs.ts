@@ -157,7 +157,8 @@ export function testRunHandlers(w: Wiring): Rpcs {
                   };
                 }),
                 files,
-                htmlReport: files.find((f) => f.path === 'html/index.html')?.url ?? null,
+                // The report's folder URL, under which its relative links (data/…) resolve too.
+                htmlReport: files.some((f) => f.path === 'html/index.html') ? w.artifacts.urls.htmlReport(run.id, w.clock()).url : null,
               };
       }
       return { run: toSnapshot(run, links, w.clock()), detail: structOf(detail) };

@@ -97,6 +97,20 @@ export async function artifactsOfRun(db: Queryable, runId: string, limit: number
   return rows.map(toRow);
 }
 
+/**
+ * A run-level file of a run by its upload path (a file of its HTML report), not expired. Two uploads linked to one
+ * run may both hold the path: the newest wins.
+ */
+export async function runFileByPath(db: Queryable, runId: string, sourcePath: string, now: Date): Promise<ArtifactRow | undefined> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM artifacts
+      WHERE run_id = $1 AND result_id IS NULL AND source_path = $2 AND expires_at > $3
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [runId, sourcePath, now],
+  );
+  return rows[0] ? toRow(rows[0]) : undefined;
+}
+
 /** Expires a run's artifacts now (the run is being deleted): no read serves them; the sweeper deletes them. */
 export async function expireRunArtifacts(db: Queryable, runId: string, now: Date): Promise<number> {
   const { rowCount } = await db.query('UPDATE artifacts SET expires_at = $2 WHERE run_id = $1 AND expires_at > $2', [runId, now]);

@@ -1,6 +1,7 @@
 /**
- * A finished run's stored files: the HTML report its uploader sent (opened in a new tab from its signed URL,
- * where it runs sandboxed in an opaque origin) and the other run-level files, with what the run stores in all.
+ * A finished run's stored files: the HTML report its uploader sent (opened in a new tab from its signed folder
+ * URL, where its relative links load too and it runs sandboxed in an opaque origin) and the other run-level
+ * files, with what the run stores in all.
  * Nothing shows for a run that stored nothing.
  */
 import { formatBytes } from '../../../ui/format';
