@@ -12,16 +12,7 @@ import type { Logger } from '@assay/logger';
 import { systemClock, type Clock } from '@assay/service-kit';
 import { dayOf } from './domain/days';
 import { isRunning } from './domain/runs';
-import {
-  advanceWindows,
-  FOLD_CHUNK_RESULTS,
-  foldRuns,
-  lockProject,
-  projectKeyOf,
-  recordRunning,
-  type FoldInput,
-  type FoldOutcome,
-} from './store/fold';
+import { advanceWindows, foldRuns, lockProject, projectKeyOf, recordRunning, type FoldInput, type FoldOutcome } from './store/fold';
 import { isEmpty, isFolded, readModelSize, resetAll, resetProject, staleProjects, type ReadModelSize } from './store/read-model';
 import { projectState, type ProjectState } from './store/windows';
 
@@ -34,8 +25,8 @@ export interface ReadModelOptions {
   batchResults?: number;
   /** Page size asked of RunsService.ListRunResults / ScanRuns. */
   pageSize?: number;
-  /** Results a fold aggregates in memory before merging them (FOLD_CHUNK_RESULTS). */
-  chunkResults?: number;
+  /** A fold's bounds in memory (FOLD_CHUNK_RESULTS results, FOLD_MERGE_ROWS rollup rows); the tests make them small. */
+  foldLimits?: { chunkResults?: number; mergeRows?: number };
 }
 
 export interface RebuildOutcome {
@@ -50,14 +41,14 @@ export class ReadModel {
   readonly now: Clock;
   private readonly batchResults: number;
   private readonly pageSize: number;
-  private readonly chunkResults: number;
+  private readonly foldLimits: { chunkResults?: number; mergeRows?: number };
 
   constructor(private readonly o: ReadModelOptions) {
     this.pool = o.pool;
     this.now = o.now ?? systemClock;
     this.batchResults = o.batchResults ?? 50000;
     this.pageSize = o.pageSize ?? 5000;
-    this.chunkResults = o.chunkResults ?? FOLD_CHUNK_RESULTS;
+    this.foldLimits = o.foldLimits ?? {};
   }
 
   today(): number {
@@ -90,7 +81,7 @@ export class ReadModel {
 
   /** Folds runs of one project in one transaction. */
   fold(projectId: string, inputs: FoldInput[]): Promise<FoldOutcome> {
-    return withTransaction(this.pool, (c) => foldRuns(c, projectId, inputs, this.now(), this.chunkResults));
+    return withTransaction(this.pool, (c) => foldRuns(c, projectId, inputs, this.now(), this.foldLimits));
   }
 
   /** One page of a run's results, or undefined when the runs service does not know the run. */

@@ -277,8 +277,8 @@ describe('read model: rolling windows equal brute force through folds, late runs
       logger,
       now: () => new Date(now),
       batchResults: 150,
-      // Chunks smaller than a run: every fold and the rebuild (pages of 5) merge in several chunks.
-      chunkResults: 8,
+      // Bounds smaller than a run: every fold and the rebuild (pages of 5) add and merge in several parts.
+      foldLimits: { chunkResults: 8, mergeRows: 10 },
     });
   });
 

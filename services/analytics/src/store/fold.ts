@@ -49,8 +49,13 @@ export interface RunWithResults extends FoldInput {
   results: RunResult[];
 }
 
-/** Results aggregated in memory before they are merged into the rollups (within the fold's one transaction). */
-export const FOLD_CHUNK_RESULTS = 20_000;
+/**
+ * A fold holds at most this many results at once: pages gather into a chunk of about this size, whose dimensions are
+ * interned together and whose results are added to the in-memory rollup before the next chunk is read.
+ */
+export const FOLD_CHUNK_RESULTS = 5_000;
+/** Rows (daily test rows) the in-memory rollup gathers before it is merged into the tables and emptied. */
+export const FOLD_MERGE_ROWS = 50_000;
 
 const pagesOf = (source: ResultSource): AsyncIterable<RunResult[]> | RunResult[][] => (typeof source === 'function' ? source() : [source]);
 
@@ -310,7 +315,7 @@ export async function foldRuns(
   projectId: string,
   inputs: FoldInput[],
   now: Date,
-  chunkResults = FOLD_CHUNK_RESULTS,
+  { chunkResults = FOLD_CHUNK_RESULTS, mergeRows = FOLD_MERGE_ROWS }: { chunkResults?: number; mergeRows?: number } = {},
 ): Promise<FoldOutcome> {
   const unique = [...new Map(inputs.map((i) => [i.run.id, i])).values()];
   if (unique.length === 0) return { runs: 0, results: 0 };
@@ -322,16 +327,22 @@ export async function foldRuns(
   const todo = unique.filter((i) => fresh.has(i.run.id));
   if (todo.length === 0) return { runs: 0, results: 0 };
 
-  // Pages of results gather into chunks of about `chunkResults`; each chunk is added to the rollups before the
-  // next is read. Every rollup adds up, so chunks sum to what one pass over all results gives.
+  // Pages gather into chunks of about `chunkResults` results, each added to the rollup in memory before the next
+  // is read; the rollup is merged into the tables whenever it holds `mergeRows` rows, and at the end. Every rollup
+  // adds up, so the merges sum to what one pass over all results gives.
   const chunk: Piece[] = [];
   let buffered = 0;
+  let rollup = new Rollup();
   const tagsCounted = new Map<string, Set<number>>();
   const totals = new Map<string, RunTotals>();
   const flush = async () => {
-    if (chunk.length > 0) await foldChunk(c, p.key, today, chunk, tagsCounted);
+    if (chunk.length > 0) await addChunk(c, p.key, rollup, chunk, tagsCounted);
     chunk.length = 0;
     buffered = 0;
+    if (rollup.rows >= mergeRows) {
+      await mergeRollup(c, p.key, today, rollup);
+      rollup = new Rollup();
+    }
   };
   for (const i of todo) {
     const t: RunTotals = { results: 0, allTags: new Set(i.run.tags) };
@@ -346,6 +357,7 @@ export async function foldRuns(
     }
   }
   await flush();
+  await mergeRollup(c, p.key, today, rollup);
   await setRunTotals(c, totals);
 
   const results = [...totals.values()].reduce((n, t) => n + t.results, 0);
@@ -364,14 +376,25 @@ interface Piece {
   results: RunResult[];
 }
 
+/** The daily rows a fold adds up in memory (keys are the tables' own: project, day, interned keys). */
+class Rollup {
+  readonly testDays = new Grouper();
+  readonly fileDays = new Grouper();
+  readonly projectDays = new Grouper();
+  readonly tagDays = new Grouper();
+  get rows(): number {
+    return this.testDays.map.size;
+  }
+}
+
 /**
- * Adds one chunk of results to the daily rollups and to the rolling windows that contain their day.
- * `tagsCounted`: the tags each run was already counted under (a tag counts a run once, whatever the chunks).
+ * Interns one chunk's dimensions and adds its results to `rollup`. `tagsCounted`: the tags each run was already
+ * counted under (a tag counts a run once, whatever the chunks).
  */
-async function foldChunk(
+async function addChunk(
   c: PoolClient,
   projectKey: number,
-  today: number,
+  rollup: Rollup,
   pieces: Piece[],
   tagsCounted: Map<string, Set<number>>,
 ): Promise<void> {
@@ -406,10 +429,7 @@ async function foldChunk(
   const dimKey = (kind: DimKind, value: string) => dimKeys.get(`${kind}\u0000${value}`)!;
 
   // ---- aggregate the chunk's results
-  const testDays = new Grouper();
-  const fileDays = new Grouper();
-  const projectDays = new Grouper();
-  const tagDays = new Grouper();
+  const { testDays, fileDays, projectDays, tagDays } = rollup;
   for (const i of pieces) {
     const at = i.run.startTime ? timestampDate(i.run.startTime).getTime() : 0;
     const day = dayOf(at);
@@ -440,6 +460,11 @@ async function foldChunk(
         tagDays.at([projectKey, day, tagKey]).agg.runs++;
       }
   }
+}
+
+/** Merges the rollup's rows into the daily tables and into the rolling windows that contain their day. */
+async function mergeRollup(c: PoolClient, projectKey: number, today: number, rollup: Rollup): Promise<void> {
+  const { testDays, fileDays, projectDays, tagDays } = rollup;
   const testRows = testDays.rows();
   const fileRows = fileDays.rows();
   const projectRows = projectDays.rows();

@@ -1,7 +1,7 @@
 /**
  * A fold pulls a run's results page by page and merges them in chunks (store/fold.ts), so a large run never sits in
  * memory whole. Chunks must add up to one pass: the same runs folded at once into one project and in pages of 4
- * with chunks of 5 results into another leave the same rows in every rollup, window and run row (keys compared by
+ * with chunks of 5 results and merges every 4 rows into another leave the same rows in every rollup, window and run row (keys compared by
  * what they stand for: test id, file, branch, tag set).
  */
 import { withTransaction } from '@assay/db';
@@ -74,7 +74,7 @@ describe('folding in chunks', () => {
       spec('w').map((s) => runOf('whole', s)),
     );
     const inputs = spec('c').map((s) => paged(runOf('chunked', s), 4));
-    const outcome = await withTransaction(u.db.pool, (c) => foldRuns(c, 'chunked', inputs, NOW, 5));
+    const outcome = await withTransaction(u.db.pool, (c) => foldRuns(c, 'chunked', inputs, NOW, { chunkResults: 5, mergeRows: 4 }));
     expect(outcome).toEqual({ runs: 3, results: 39 });
     const [whole, chunked] = [await tables('whole'), await tables('chunked')];
     expect(whole.tag_days!.length).toBeGreaterThan(0);
