@@ -29,3 +29,13 @@ export function collectStreamBuffers(): void {
     } else if (now < base) base = now;
   }, INTERVAL_MS).unref();
 }
+
+/**
+ * After a stretch of bulk work that made much short-lived garbage (an analytics fold of a large run: its chunks'
+ * results, rollups and SQL parameters), a full GC now. V8 otherwise lets the old generation grow towards its
+ * limit (gigabytes on a machine this size) before it collects: one 80,000-result fold left analytics at 321 MB
+ * of which 28 MB were alive. Costs tens of milliseconds; without `--expose-gc` it does nothing.
+ */
+export function collectAfterBulkWork(): void {
+  (globalThis as { gc?: Gc }).gc?.({ type: 'major' });
+}

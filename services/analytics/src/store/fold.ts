@@ -6,6 +6,7 @@
  *   leave (histograms and counts subtract exactly; extremes that left are recomputed from the daily rows).
  */
 import type { PoolClient, Queryable } from '@assay/db';
+import { collectAfterBulkWork } from '@assay/service-kit';
 import { toBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
@@ -55,7 +56,7 @@ export interface RunWithResults extends FoldInput {
  */
 export const FOLD_CHUNK_RESULTS = 5_000;
 /** Rows (daily test rows) the in-memory rollup gathers before it is merged into the tables and emptied. */
-export const FOLD_MERGE_ROWS = 50_000;
+export const FOLD_MERGE_ROWS = 10_000;
 
 const pagesOf = (source: ResultSource): AsyncIterable<RunResult[]> | RunResult[][] => (typeof source === 'function' ? source() : [source]);
 
@@ -342,6 +343,7 @@ export async function foldRuns(
     if (rollup.rows >= mergeRows) {
       await mergeRollup(c, p.key, today, rollup);
       rollup = new Rollup();
+      collectAfterBulkWork(); // a large fold: its garbage so far, before the next part makes more
     }
   };
   for (const i of todo) {
