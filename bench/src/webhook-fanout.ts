@@ -15,6 +15,7 @@
  *
  *   make bench BENCH=webhook-fanout      (or: node bench/dist/run.js webhook-fanout)
  *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=5 BENCH_WEBHOOK_CONCURRENCY=32
+ *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -99,7 +100,14 @@ export async function run(): Promise<void> {
   const projectCount = Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT);
   const bench = await benchSystem({
     gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000' },
-    webhooks: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    webhooks: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CONCURRENCY: String(concurrency),
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...(process.env.BENCH_CPU_PROF
+        ? { NODE_OPTIONS: `--enable-source-maps --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` }
+        : {}),
+    },
   });
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(bench.infra.env.KAFKA_BROKERS);
