@@ -161,6 +161,34 @@ describe('one delivery attempt', () => {
     expect(verifySignature(hit.body, hit.headers['x-service-signature'], 'whsec_abc')).toBeGreaterThan(0);
   });
 
+  it('keeps its connections to a receiver that hints a 2 s keep-alive (a Node http server with keepAliveTimeout 2000)', async () => {
+    let connections = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    receiver.keepAliveTimeout = 2000;
+    receiver.on('connection', () => connections++);
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const sender = new Sender({ timeoutMs: 1000, allowPrivateTargets: true });
+    try {
+      // One after the other: the answer is drained in the background, so a second connection may be opened meanwhile.
+      for (let i = 0; i < 10; i++) expect(await sender.attempt(input(url))).toMatchObject({ ok: true, statusCode: 200 });
+      expect(connections).toBeLessThanOrEqual(2);
+      // Idle past the hint minus the 1 s margin: closed by the sender before the receiver closes them, so the
+      // next attempt opens a new connection rather than failing on a closed one.
+      const before = connections;
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(await sender.attempt(input(url))).toMatchObject({ ok: true, statusCode: 200 });
+      expect(connections).toBe(before + 1);
+    } finally {
+      await sender.close();
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    }
+  });
+
   it('does not follow a redirect: a failed attempt with the 3xx code', async () => {
     const before = hits.filter((h) => h.url === '/ok').length;
     const sender = new Sender({ timeoutMs: 1000, allowPrivateTargets: true });
