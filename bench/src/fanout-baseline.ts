@@ -3,14 +3,15 @@
  * webhooks service is: it POSTs the bodies Assay delivered, signed afresh per request with the spec §6 scheme
  * (`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the subscription's
  * secret), with the same headers, to the same receivers, with the same concurrency, through an undici Agent
- * set up as the dispatcher's sender sets up its own (keep-alive, connections per origin, timeouts, the
- * answer drained and never read). No database, no broker, no decryption: what Assay spends above it is the
- * architecture's cost.
+ * with the sender's very settings (`agentOptions` of services/webhooks: keep-alive connections per origin,
+ * timeouts), the answer drained and never read. No database, no broker, no decryption: what Assay spends above
+ * it is the architecture's cost.
  *
  * Driven over IPC by the benchmark: `{ setup }` once, then `{ round }` → `{ done, t0, errors }`.
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { agentOptions } from '@assay/webhooks/dist/domain/sender';
 
 export interface BaselineTarget {
   url: string;
@@ -74,13 +75,8 @@ async function round(): Promise<BaselineAnswer> {
 process.on('message', (m: BaselineRequest) => {
   if ('setup' in m) {
     ({ targets, concurrency, timeoutMs } = m.setup);
-    agent = new Agent({
-      connections: m.setup.connections,
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      keepAliveTimeout: 4000,
-    });
+    // As the bench runs the webhooks service: WEBHOOK_ALLOW_PRIVATE_TARGETS=true (the receivers are local).
+    agent = new Agent(agentOptions({ timeoutMs, allowPrivateTargets: true, connections: m.setup.connections }));
     process.send!({ done: -1, t0: 0, errors: 0 } satisfies BaselineAnswer);
     return;
   }
