@@ -15,7 +15,8 @@
  *
  *   make bench BENCH=webhook-fanout      (or: node bench/dist/run.js webhook-fanout)
  *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=5 BENCH_WEBHOOK_CONCURRENCY=32
- *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof)
+ *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof), the
+ *                          baseline's process into <dir>/baseline
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -59,7 +60,9 @@ function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, string>,
 
 function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Promise<BaselineAnswer> } {
   const child = fork(path.join(__dirname, 'fanout-baseline.js'), [], {
-    execArgv: NODE_FLAGS,
+    execArgv: process.env.BENCH_CPU_PROF
+      ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'baseline')}`]
+      : NODE_FLAGS,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = (m: BaselineRequest) =>
