@@ -104,6 +104,8 @@ export interface ClaimedDelivery {
   url: string;
   secretCiphertext: string;
   active: boolean;
+  /** The row's due time and lease before this claim: what `releaseClaims` puts back. */
+  before: { nextAttemptAt: Date; leaseId: string | null };
 }
 
 /**
@@ -115,7 +117,7 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
   const leaseId = randomBytes(12).toString('hex');
   const { rows } = await q.query(
     `WITH due AS (
-        SELECT id, lease_id AS old_lease FROM deliveries
+        SELECT id, lease_id AS old_lease, next_attempt_at AS old_due FROM deliveries
          WHERE status = 'pending' AND next_attempt_at <= $1
          ORDER BY next_attempt_at LIMIT $2
          FOR UPDATE SKIP LOCKED
@@ -124,7 +126,7 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
         SET attempt = d.attempt + 1, next_attempt_at = $3, lease_id = $4, updated_at = now()
        FROM due, subscriptions s
       WHERE d.id = due.id AND s.id = d.subscription_id
-     RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempt, due.old_lease, s.url, s.secret_ciphertext, s.active`,
+     RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempt, due.old_lease, due.old_due, s.url, s.secret_ciphertext, s.active`,
     [now, limit, leaseUntil, leaseId],
   );
   return rows.map((r) => ({
@@ -138,7 +140,26 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
     url: r.url,
     secretCiphertext: r.secret_ciphertext,
     active: r.active,
+    before: { nextAttemptAt: r.old_due, leaseId: r.old_lease },
   }));
+}
+
+/**
+ * Undoes claims whose attempts were never started (the dispatcher claims ahead of its free slots, and gives
+ * back what waited too long or what it holds when it stops): the attempt is uncounted and the due time and
+ * lease are what they were, so the row is due again as it was (a lease that had run out still marks its lost
+ * attempt). Only rows still under the given leases are touched. Returns the number of rows given back.
+ */
+export async function releaseClaims(q: Queryable, claims: ClaimedDelivery[]): Promise<number> {
+  if (claims.length === 0) return 0;
+  const { rowCount } = await q.query(
+    `UPDATE deliveries d
+        SET attempt = d.attempt - 1, next_attempt_at = u.due, lease_id = u.old_lease, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS u(id, lease_id, due, old_lease)
+      WHERE d.id = u.id AND d.lease_id = u.lease_id`,
+    [claims.map((c) => c.id), claims.map((c) => c.leaseId), claims.map((c) => c.before.nextAttemptAt), claims.map((c) => c.before.leaseId)],
+  );
+  return rowCount ?? 0;
 }
 
 export interface AttemptOutcome {

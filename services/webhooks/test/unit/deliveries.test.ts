@@ -9,7 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { withTransaction } from '@assay/db';
 import { testSchema, type TestSchema } from '@assay/testkit';
 import { MIGRATIONS_DIR } from '../../src/service';
-import { claimDue, completeAttempts, createDeliveriesForEvent, type ClaimedDelivery, type Completion } from '../../src/store/deliveries';
+import {
+  claimDue,
+  completeAttempts,
+  createDeliveriesForEvent,
+  releaseClaims,
+  type ClaimedDelivery,
+  type Completion,
+} from '../../src/store/deliveries';
 
 let db: TestSchema;
 
@@ -190,5 +197,37 @@ describe('recording attempts in batches', () => {
     expect(await withTransaction(db.pool, (c) => completeAttempts(c, [{ d: d0, outcome, plan }]))).toEqual([{ recorded: false }]);
     const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = $1`, [d0.id]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('gives back claims never sent: the attempt uncounted, the due time and lease as before the claim', async () => {
+    const w = await world();
+    await event(w, 0);
+    const row = (id: string) =>
+      db.pool.query(`SELECT attempt, next_attempt_at, lease_id FROM deliveries WHERE id = $1`, [id]).then((r) => r.rows[0]);
+    const ids = (await db.pool.query(`SELECT id FROM deliveries WHERE project_id = $1 ORDER BY id`, [w.projectId])).rows.map((r) => r.id);
+    // One delivery's previous attempt was lost: its lease (of a dispatcher that died) ran out at at(-500).
+    await db.pool.query(`UPDATE deliveries SET attempt = 2, lease_id = 'dead-lease', next_attempt_at = $2 WHERE id = $1`, [
+      ids[1],
+      at(-500),
+    ]);
+    const before = await Promise.all(ids.map(row));
+    const claimed = (await claimDue(db.pool, at(0), 100, at(15000))).filter((d) => ids.includes(d.id));
+    expect(claimed).toHaveLength(2);
+    expect(claimed.find((d) => d.id === ids[1])).toMatchObject({ attempt: 3, interrupted: true, before: { leaseId: 'dead-lease' } });
+
+    // A claim taken over by another holder meanwhile is not touched.
+    const other = claimed.find((d) => d.id === ids[0])!;
+    expect(await releaseClaims(db.pool, [...claimed.filter((d) => d !== other), { ...other, leaseId: 'someone-else' }])).toBe(1);
+    expect(await row(ids[1])).toEqual(before[1]);
+    expect(await row(ids[0])).toMatchObject({ attempt: 1, lease_id: other.leaseId });
+    expect(await releaseClaims(db.pool, [other])).toBe(1);
+    expect(await row(ids[0])).toEqual(before[0]);
+
+    // Due again as they were: the lost attempt is still found lost by the next claim.
+    const again = (await claimDue(db.pool, at(1), 100, at(15000))).filter((d) => ids.includes(d.id));
+    expect(again.map((d) => [d.attempt, d.interrupted]).sort()).toEqual([
+      [1, false],
+      [3, true],
+    ]);
   });
 });
