@@ -1,78 +1,207 @@
 /**
- * Webhook fan-out: one RUN_FINISHED to 200 subscriptions whose URLs point at local receivers. Measures, from
- * the moment the event is published on Kafka (the runs service's "run finished") to each receipt at a
- * receiver: deliveries per second and p50/p99 latency. The path measured is the real one: Kafka → consumer
- * → 200 delivery rows → dispatcher (claims, decrypts, signs, POSTs) → receiver.
+ * Webhook fan-out: RUN_FINISHED events to 200 subscriptions whose URLs point at local receivers, against a bare
+ * loop measured in the same run. Goal (issue 19): ≥ 0.5× the bare loop's deliveries/s; p99 from run finish to
+ * receipt < 300 ms.
+ *
+ * Assay: from the moment the events are published on Kafka (the runs service's "run finished") to each receipt
+ * at a receiver. The path measured is the real one: Kafka → consumer → delivery rows → dispatcher (claims,
+ * decrypts, signs, POSTs, records) → receiver. A project holds at most 50 subscriptions
+ * (MAX_SUBSCRIPTIONS_PER_PROJECT), so the 200 are spread over 4 projects and a round publishes one event per
+ * project, together.
+ *
+ * Baseline (bench/src/fanout-baseline.ts, a process of its own): the bodies Assay delivered, signed afresh per
+ * request with the same scheme and secrets, the same headers, POSTed to the same receivers with the same
+ * concurrency through an undici Agent set up like the dispatcher's, from the start of its loop to each receipt.
  *
  *   make bench BENCH=webhook-fanout      (or: node bench/dist/run.js webhook-fanout)
  *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=5 BENCH_WEBHOOK_CONCURRENCY=32
+ *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof), the
+ *                          baseline's process into <dir>/baseline
  */
-import { Admin, Api, RunEventPublisher, runEvent, WebhookReceiver } from '@assay/testkit';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
+import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
+import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
+import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
 import { benchSystem, percentile } from './lib';
+
+/** The dispatcher's defaults (services/webhooks: WEBHOOK_TIMEOUT_MS, the sender's connections per origin). */
+const TIMEOUT_MS = 10000;
+const CONNECTIONS_PER_ORIGIN = 16;
+
+interface Round {
+  latencies: number[];
+  rate: number;
+  received: ReceivedWebhook[];
+}
+
+/** Waits for `expected` new receipts (subscription i is on receiver i % receivers.length), timed from the t0 `start` gives. */
+async function measure(receivers: WebhookReceiver[], expected: number, start: () => Promise<number>, what: string): Promise<Round> {
+  const before = receivers.map((r) => r.received.length);
+  const share = (k: number) => Math.floor(expected / receivers.length) + (k < expected % receivers.length ? 1 : 0);
+  const waiting = Promise.all(receivers.map((r, k) => r.waitFor(() => r.received.length - before[k]! >= share(k), 120000, what)));
+  const [t0] = await Promise.all([start(), waiting]);
+  const received = receivers.flatMap((r, k) => r.received.slice(before[k], before[k]! + share(k)));
+  const latencies = received.map((h) => h.receivedAt - t0).sort((a, b) => a - b);
+  return { latencies, rate: expected / (latencies[latencies.length - 1]! / 1000), received };
+}
+
+/** Every receipt carries a valid spec §6 signature of its body with its subscription's secret. */
+function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, string>, who: string): void {
+  for (const r of received) {
+    const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(r.headers['x-service-signature']));
+    const secret = secretOf.get(r.path);
+    const expected = m && secret ? createHmac('sha256', secret).update(`${m[1]}.`).update(r.body).digest() : undefined;
+    if (!m || !expected || !timingSafeEqual(expected, Buffer.from(m[2]!, 'hex')))
+      throw new Error(`${who}: ${r.path} received a body whose signature does not verify`);
+  }
+}
+
+function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Promise<BaselineAnswer> } {
+  const child = fork(path.join(__dirname, 'fanout-baseline.js'), [], {
+    execArgv: process.env.BENCH_CPU_PROF
+      ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'baseline')}`]
+      : NODE_FLAGS,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = (m: BaselineRequest) =>
+    new Promise<BaselineAnswer>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the baseline exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (a: BaselineAnswer) => {
+        child.off('exit', onExit);
+        resolve(a);
+      });
+      child.send(m);
+    });
+  return { child, ask };
+}
+
+interface Summary {
+  rates: number[];
+  all: number[];
+}
+
+const describe = (s: Summary) => {
+  const all = [...s.all].sort((a, b) => a - b);
+  const mean = s.rates.reduce((a, b) => a + b, 0) / s.rates.length;
+  return {
+    mean,
+    text:
+      `${mean.toFixed(0)} deliveries/s (mean of rounds; ${Math.min(...s.rates).toFixed(0)}–${Math.max(...s.rates).toFixed(0)}), ` +
+      `p50 ${percentile(all, 50)} ms, p99 ${percentile(all, 99)} ms, max ${all[all.length - 1]} ms`,
+    p99: percentile(all, 99),
+  };
+};
 
 export async function run(): Promise<void> {
   const subscriptions = Number(process.env.BENCH_SUBSCRIPTIONS ?? 200);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-  const concurrency = process.env.BENCH_WEBHOOK_CONCURRENCY ?? '32';
+  const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
   const receiverCount = 4;
+  const projectCount = Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT);
   const bench = await benchSystem({
     gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000' },
-    webhooks: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CONCURRENCY: concurrency },
+    webhooks: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CONCURRENCY: String(concurrency),
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...(process.env.BENCH_CPU_PROF
+        ? { NODE_OPTIONS: `--enable-source-maps --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` }
+        : {}),
+    },
   });
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(bench.infra.env.KAFKA_BROKERS);
+  const baseline = startBaseline();
   try {
     const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
-    const t = await admin.tenant('owner');
-    const api = new Api(bench.system.gatewayUrl, t.token);
+    const projects = await Promise.all(Array.from({ length: projectCount }, () => admin.tenant('owner')));
+    const secretOf = new Map<string, string>();
     for (let i = 0; i < subscriptions; i++) {
+      const t = projects[Math.floor(i / MAX_SUBSCRIPTIONS_PER_PROJECT)]!;
       const r = receivers[i % receiverCount]!;
-      const res = await api.post(`/${t.projectId}/webhooks`, { url: r.url(`/hook/${i}`), events: ['RUN_FINISHED'] });
+      const res = await new Api(bench.system.gatewayUrl, t.token).post(`/${t.projectId}/webhooks`, {
+        url: r.url(`/hook/${i}`),
+        events: ['RUN_FINISHED'],
+      });
       if (res.status !== 201) throw new Error(`creating subscription ${i} answered ${res.status}: ${res.text}`);
+      secretOf.set(`/hook/${i}`, (res.body.data as { secret: string }).secret);
     }
-    const all: number[] = [];
-    const rates: number[] = [];
-    console.log(`${subscriptions} subscriptions on ${receiverCount} local receivers; dispatcher concurrency ${concurrency}`);
-    // Round 0 warms the consumer, the pool and the HTTP connections; it is not counted.
-    for (let round = 0; round <= rounds; round++) {
-      // Subscription i is on receiver i % receiverCount: each receiver waits for its own share.
-      const waiting = Promise.all(
-        receivers.map((r, k) => {
-          const before = r.received.length;
-          const share = Math.floor(subscriptions / receiverCount) + (k < subscriptions % receiverCount ? 1 : 0);
-          return r.waitFor(() => r.received.length - before >= share, 120000, 'fan-out');
-        }),
+    const assayRound = () =>
+      measure(
+        receivers,
+        subscriptions,
+        async () => {
+          const t0 = Date.now();
+          await events.publish(...projects.map((t) => runEvent({ projectId: t.projectId, type: 'RUN_FINISHED', failed: 1 })));
+          return t0;
+        },
+        'Assay fan-out',
       );
-      const t0 = Date.now();
-      await events.publish(runEvent({ projectId: t.projectId, type: 'RUN_FINISHED', failed: 1 }));
-      await waiting;
-      const latencies = receivers
-        .flatMap((r) => r.received)
-        .slice(0)
-        .sort((a, b) => a.receivedAt - b.receivedAt)
-        .slice(-subscriptions)
-        .map((h) => h.receivedAt - t0)
-        .sort((a, b) => a - b);
-      const seconds = latencies[latencies.length - 1]! / 1000;
-      const rate = subscriptions / seconds;
-      if (round === 0) {
-        console.log(`  warm-up: ${subscriptions} deliveries, last after ${latencies[latencies.length - 1]} ms`);
-        continue;
-      }
-      all.push(...latencies);
-      rates.push(rate);
-      console.log(
-        `  round ${round}: ${subscriptions} deliveries in ${seconds.toFixed(2)} s = ${rate.toFixed(0)}/s; ` +
-          `p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (run finish → receipt)`,
+    let roundNo = 0;
+    const baselineRound = () =>
+      measure(
+        receivers,
+        subscriptions,
+        async () => {
+          const a = await baseline.ask({ round: ++roundNo });
+          if (a.errors > 0) throw new Error(`the baseline had ${a.errors} failed POSTs`);
+          return a.t0;
+        },
+        'baseline fan-out',
       );
-    }
-    all.sort((a, b) => a - b);
-    const meanRate = rates.reduce((a, b) => a + b, 0) / rates.length;
+
     console.log(
-      `  all ${rounds} rounds: ${all.length} deliveries, ${meanRate.toFixed(0)} deliveries/s (mean of rounds); ` +
-        `latency p50 ${percentile(all, 50)} ms, p99 ${percentile(all, 99)} ms, max ${all[all.length - 1]} ms`,
+      `${subscriptions} subscriptions (${projectCount} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +
+        `concurrency ${concurrency}`,
+    );
+    // Round 0 warms the consumer, the pool and the HTTP connections, and gives the baseline Assay's bodies; not counted.
+    const warm = await assayRound();
+    checkSigned(warm.received, secretOf, 'Assay');
+    const targets: BaselineTarget[] = warm.received
+      .map((h) => ({
+        url: receivers.find((r) => r.received.includes(h))!.url(h.path),
+        secret: secretOf.get(h.path)!,
+        body: h.body.toString('utf8'),
+        event: String(h.headers['x-service-event']),
+        deliveryId: String(h.headers['x-service-delivery']),
+      }))
+      .sort((a, b) => Number(a.url.split('/hook/')[1]) - Number(b.url.split('/hook/')[1]));
+    await baseline.ask({ setup: { targets, concurrency, timeoutMs: TIMEOUT_MS, connections: CONNECTIONS_PER_ORIGIN } });
+    const warmBase = await baselineRound();
+    checkSigned(warmBase.received, secretOf, 'baseline');
+    console.log(
+      `  warm-up: Assay last after ${warm.latencies[warm.latencies.length - 1]} ms, baseline ${warmBase.latencies[warmBase.latencies.length - 1]} ms`,
+    );
+
+    const assay: Summary = { rates: [], all: [] };
+    const base: Summary = { rates: [], all: [] };
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, go, into] of [
+        ['Assay   ', assayRound, assay],
+        ['baseline', baselineRound, base],
+      ] as const) {
+        const r = await go();
+        checkSigned(r.received, secretOf, name.trim());
+        into.rates.push(r.rate);
+        into.all.push(...r.latencies);
+        console.log(
+          `  round ${round} ${name}: ${subscriptions} deliveries in ${(r.latencies[r.latencies.length - 1]! / 1000).toFixed(3)} s = ` +
+            `${r.rate.toFixed(0)}/s; p50 ${percentile(r.latencies, 50)} ms, p99 ${percentile(r.latencies, 99)} ms`,
+        );
+      }
+    }
+    const a = describe(assay);
+    const b = describe(base);
+    console.log(`  Assay    (run finish → receipt, ${rounds} rounds): ${a.text}`);
+    console.log(`  baseline (loop start → receipt, ${rounds} rounds): ${b.text}`);
+    console.log(
+      `  ratio: ${(a.mean / b.mean).toFixed(2)}× the baseline's deliveries/s (goal ≥ 0.5×); Assay p99 ${a.p99} ms (goal < 300 ms)`,
     );
   } finally {
+    baseline.child.disconnect();
     await events.close();
     await Promise.all(receivers.map((r) => r.close()));
     await bench.close();

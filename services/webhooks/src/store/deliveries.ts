@@ -104,6 +104,8 @@ export interface ClaimedDelivery {
   url: string;
   secretCiphertext: string;
   active: boolean;
+  /** The row's due time and lease before this claim: what `releaseClaims` puts back. */
+  before: { nextAttemptAt: Date; leaseId: string | null };
 }
 
 /**
@@ -115,7 +117,7 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
   const leaseId = randomBytes(12).toString('hex');
   const { rows } = await q.query(
     `WITH due AS (
-        SELECT id, lease_id AS old_lease FROM deliveries
+        SELECT id, lease_id AS old_lease, next_attempt_at AS old_due FROM deliveries
          WHERE status = 'pending' AND next_attempt_at <= $1
          ORDER BY next_attempt_at LIMIT $2
          FOR UPDATE SKIP LOCKED
@@ -124,7 +126,7 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
         SET attempt = d.attempt + 1, next_attempt_at = $3, lease_id = $4, updated_at = now()
        FROM due, subscriptions s
       WHERE d.id = due.id AND s.id = d.subscription_id
-     RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempt, due.old_lease, s.url, s.secret_ciphertext, s.active`,
+     RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempt, due.old_lease, due.old_due, s.url, s.secret_ciphertext, s.active`,
     [now, limit, leaseUntil, leaseId],
   );
   return rows.map((r) => ({
@@ -138,7 +140,26 @@ export async function claimDue(q: Queryable, now: Date, limit: number, leaseUnti
     url: r.url,
     secretCiphertext: r.secret_ciphertext,
     active: r.active,
+    before: { nextAttemptAt: r.old_due, leaseId: r.old_lease },
   }));
+}
+
+/**
+ * Undoes claims whose attempts were never started (the dispatcher claims ahead of its free slots, and gives
+ * back what waited too long or what it holds when it stops): the attempt is uncounted and the due time and
+ * lease are what they were, so the row is due again as it was (a lease that had run out still marks its lost
+ * attempt). Only rows still under the given leases are touched. Returns the number of rows given back.
+ */
+export async function releaseClaims(q: Queryable, claims: ClaimedDelivery[]): Promise<number> {
+  if (claims.length === 0) return 0;
+  const { rowCount } = await q.query(
+    `UPDATE deliveries d
+        SET attempt = d.attempt - 1, next_attempt_at = u.due, lease_id = u.old_lease, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS u(id, lease_id, due, old_lease)
+      WHERE d.id = u.id AND d.lease_id = u.lease_id`,
+    [claims.map((c) => c.id), claims.map((c) => c.leaseId), claims.map((c) => c.before.nextAttemptAt), claims.map((c) => c.before.leaseId)],
+  );
+  return rowCount ?? 0;
 }
 
 export interface AttemptOutcome {
@@ -165,91 +186,138 @@ export interface CompletionResult {
   disabledSubscription?: boolean;
 }
 
+/** One attempt to record: the delivery as claimed, what the attempt gave, and what comes next. */
+export interface Completion {
+  d: { id: string; subscriptionId: string; attempt: number; leaseId: string };
+  outcome: AttemptOutcome;
+  plan: { now: Date; maxAttempts: number; nextAttemptAt: Date | null };
+}
+
+interface SubscriptionState {
+  active: boolean;
+  failures: number;
+  lastDeliveryAt?: Date;
+  /** Set when an attempt of this batch disabled it. */
+  disabledReason?: string;
+}
+
 /**
- * Records one attempt in one transaction: the attempt row, the delivery (success; or pending again after the
- * next delay; or failed after the last attempt or when the subscription is off), and the subscription's
- * counter (reset on success; +1 on failure, and disabled at 5 consecutive failed attempts, which stops its
- * other pending deliveries).
+ * Records attempts in one transaction, in a fixed number of statements whatever their number (the dispatcher
+ * hands over every attempt that finished while the previous batch was being written). Each attempt is judged
+ * exactly as if it were recorded alone, in the order given: its attempt row; the delivery (success; or pending
+ * again after the next delay; or failed after the last attempt or when the subscription is off); and the
+ * subscription's counter (reset on success; +1 on failure, and disabled at 5 consecutive failed attempts,
+ * which stops its other pending deliveries). An attempt whose lease was lost (or whose subscription is gone)
+ * writes nothing. Lock order as everywhere: the subscriptions (by id), then their deliveries (by id).
  */
-export async function completeAttempt(
-  c: PoolClient,
-  d: { id: string; subscriptionId: string; attempt: number; leaseId: string },
-  outcome: AttemptOutcome,
-  plan: { now: Date; maxAttempts: number; nextAttemptAt: Date | null },
-): Promise<CompletionResult> {
-  const sub = await c.query(`SELECT active, consecutive_failures FROM subscriptions WHERE id = $1 FOR NO KEY UPDATE`, [d.subscriptionId]);
-  if (sub.rowCount === 0) return { recorded: false };
-  const owned = await c.query(`SELECT 1 FROM deliveries WHERE id = $1 AND lease_id = $2 FOR UPDATE`, [d.id, d.leaseId]);
-  if (owned.rowCount === 0) return { recorded: false };
-  let active = sub.rows[0].active as boolean;
-  let disabledSubscription = false;
+export async function completeAttempts(c: PoolClient, items: Completion[]): Promise<CompletionResult[]> {
+  if (items.length === 0) return [];
+  const subIds = [...new Set(items.map((i) => i.d.subscriptionId))].sort();
+  const subs = await c.query(
+    `SELECT id, active, consecutive_failures FROM subscriptions WHERE id = ANY ($1::text[]) ORDER BY id FOR NO KEY UPDATE`,
+    [subIds],
+  );
+  const state = new Map<string, SubscriptionState>(
+    subs.rows.map((r) => [r.id as string, { active: r.active as boolean, failures: r.consecutive_failures as number }]),
+  );
+  const owned = await c.query(
+    `SELECT id FROM deliveries
+      WHERE (id, lease_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+      ORDER BY id FOR UPDATE`,
+    [items.map((i) => i.d.id), items.map((i) => i.d.leaseId)],
+  );
+  const ownedIds = new Set(owned.rows.map((r) => r.id as string));
+
+  const results: CompletionResult[] = [];
+  const written: (Completion & { status: string; nextAttemptAt: Date | null; error: string | null })[] = [];
+  const disabled: string[] = [];
+  for (const { d, outcome, plan } of items) {
+    const sub = state.get(d.subscriptionId);
+    if (!sub || !ownedIds.has(d.id)) {
+      results.push({ recorded: false });
+      continue;
+    }
+    let disabledSubscription = false;
+    sub.lastDeliveryAt = plan.now;
+    if (outcome.ok) {
+      if (sub.active) sub.failures = 0;
+    } else if (sub.active) {
+      sub.failures += 1;
+      if (sub.failures >= DISABLE_AFTER_CONSECUTIVE_FAILURES) {
+        sub.active = false;
+        sub.disabledReason = `disabled after ${sub.failures} consecutive failed delivery attempts (last: ${outcome.error ?? 'failed'})`;
+        disabled.push(d.subscriptionId);
+        disabledSubscription = true;
+      }
+    }
+
+    let status: 'pending' | 'success' | 'failed';
+    let nextAttemptAt: Date | null = null;
+    let error = outcome.error;
+    if (outcome.ok) status = 'success';
+    else if (!sub.active) {
+      status = 'failed';
+      if (d.attempt < plan.maxAttempts) error = `${outcome.error ?? 'failed'} (retries stopped: the subscription was disabled)`;
+    } else if (d.attempt >= plan.maxAttempts || plan.nextAttemptAt === null) status = 'failed';
+    else {
+      status = 'pending';
+      nextAttemptAt = plan.nextAttemptAt;
+    }
+    written.push({ d, outcome, plan, status, nextAttemptAt, error });
+    results.push({ recorded: true, status, disabledSubscription });
+  }
+  if (written.length === 0) return results;
 
   await c.query(
     `INSERT INTO delivery_attempts (delivery_id, attempt, status, status_code, response_ms, error, started_at, finished_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+     ON CONFLICT (delivery_id, attempt) DO NOTHING`,
     [
-      d.id,
-      d.attempt,
-      outcome.ok ? 'success' : 'failed',
-      outcome.statusCode,
-      outcome.responseMs,
-      outcome.error,
-      outcome.startedAt,
-      plan.now,
+      written.map((w) => w.d.id),
+      written.map((w) => w.d.attempt),
+      written.map((w) => (w.outcome.ok ? 'success' : 'failed')),
+      written.map((w) => w.outcome.statusCode),
+      written.map((w) => w.outcome.responseMs),
+      written.map((w) => w.outcome.error),
+      written.map((w) => w.outcome.startedAt),
+      written.map((w) => w.plan.now),
     ],
   );
-
-  if (outcome.ok) {
-    await c.query(
-      `UPDATE subscriptions SET last_delivery_at = $2, consecutive_failures = CASE WHEN active THEN 0 ELSE consecutive_failures END
-        WHERE id = $1`,
-      [d.subscriptionId, plan.now],
-    );
-  } else if (active) {
-    const failures = (sub.rows[0].consecutive_failures as number) + 1;
-    const disable = failures >= DISABLE_AFTER_CONSECUTIVE_FAILURES;
-    await c.query(
-      `UPDATE subscriptions
-          SET last_delivery_at = $2, consecutive_failures = $3,
-              active = NOT $4, disabled_reason = CASE WHEN $4 THEN $5 ELSE disabled_reason END,
-              updated_at = CASE WHEN $4 THEN now() ELSE updated_at END
-        WHERE id = $1`,
-      [
-        d.subscriptionId,
-        plan.now,
-        failures,
-        disable,
-        `disabled after ${failures} consecutive failed delivery attempts (last: ${outcome.error ?? 'failed'})`,
-      ],
-    );
-    if (disable) {
-      active = false;
-      disabledSubscription = true;
-    }
-  } else {
-    await c.query(`UPDATE subscriptions SET last_delivery_at = $2 WHERE id = $1`, [d.subscriptionId, plan.now]);
-  }
-
-  let status: 'pending' | 'success' | 'failed';
-  let nextAttemptAt: Date | null = null;
-  let error = outcome.error;
-  if (outcome.ok) status = 'success';
-  else if (!active) {
-    status = 'failed';
-    if (d.attempt < plan.maxAttempts) error = `${outcome.error ?? 'failed'} (retries stopped: the subscription was disabled)`;
-  } else if (d.attempt >= plan.maxAttempts || plan.nextAttemptAt === null) status = 'failed';
-  else {
-    status = 'pending';
-    nextAttemptAt = plan.nextAttemptAt;
-  }
+  const touched = [...state].filter(([, s]) => s.lastDeliveryAt !== undefined);
   await c.query(
-    `UPDATE deliveries SET status = $2, next_attempt_at = $3, lease_id = NULL, status_code = $4, response_ms = $5, error = $6,
-            updated_at = now()
-      WHERE id = $1`,
-    [d.id, status, nextAttemptAt, outcome.statusCode, outcome.responseMs, error],
+    `UPDATE subscriptions s
+        SET last_delivery_at = u.last_delivery_at, consecutive_failures = u.failures, active = u.active,
+            disabled_reason = CASE WHEN u.disabled_reason IS NULL THEN s.disabled_reason ELSE u.disabled_reason END,
+            updated_at = CASE WHEN u.disabled_reason IS NULL THEN s.updated_at ELSE now() END
+       FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::boolean[], $5::text[])
+            AS u(id, last_delivery_at, failures, active, disabled_reason)
+      WHERE s.id = u.id`,
+    [
+      touched.map(([id]) => id),
+      touched.map(([, s]) => s.lastDeliveryAt),
+      touched.map(([, s]) => s.failures),
+      touched.map(([, s]) => s.active),
+      touched.map(([, s]) => s.disabledReason ?? null),
+    ],
   );
-  if (disabledSubscription) await stopPendingDeliveries(c, d.subscriptionId);
-  return { recorded: true, status, disabledSubscription };
+  await c.query(
+    `UPDATE deliveries d
+        SET status = u.status, next_attempt_at = u.next_attempt_at, lease_id = NULL, status_code = u.status_code,
+            response_ms = u.response_ms, error = u.error, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+            AS u(id, status, next_attempt_at, status_code, response_ms, error)
+      WHERE d.id = u.id`,
+    [
+      written.map((w) => w.d.id),
+      written.map((w) => w.status),
+      written.map((w) => w.nextAttemptAt),
+      written.map((w) => w.outcome.statusCode),
+      written.map((w) => w.outcome.responseMs),
+      written.map((w) => w.error),
+    ],
+  );
+  for (const id of disabled) await stopPendingDeliveries(c, id);
+  return results;
 }
 
 /** A claimed delivery that is not sent (its subscription is off, or its attempts ran out while interrupted). */

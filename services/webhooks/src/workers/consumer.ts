@@ -12,6 +12,9 @@ import { EventWorker, type Clock } from '@assay/service-kit';
 import { buildPayload, eventTypeOf, hasFailures } from '../domain/payload';
 import { createDeliveriesForEvent } from '../store/deliveries';
 
+/** The topic's partitions (`ensureTopics` creates 3). */
+const PARTITIONS_CONCURRENTLY = 3;
+
 export interface ConsumerOptions {
   bus: EventBus;
   pool: Pool;
@@ -30,6 +33,8 @@ export function runEventConsumer(o: ConsumerOptions): EventWorker<typeof RunLife
     groupId: o.groupId,
     schema: RunLifecycleEventSchema,
     logger: o.logger,
+    // Events of different runs (keys) are independent: one partition's inserts need not wait for another's.
+    partitionsConcurrently: PARTITIONS_CONCURRENTLY,
     handle: (e, m) => deliveriesFor(o, e, m),
   });
 }
