@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { writeTests } from '../store/ingest';
+import { TestWriter } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -82,21 +82,23 @@ export class Ingestion {
   }
 
   /** A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote. */
-  private async writer(c: PoolClient, run: RunRow, now: Date) {
+  private async writer(c: PoolClient, run: RunRow, now: Date, newRun: boolean) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
+    const writer = new TestWriter(c, run, rules, newRun);
     const sink: TestSink = async (tests) => {
       for (const t of tests)
         if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
           total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
-      const out = await writeTests(c, run, tests, rules);
+      const out = await writer.write(tests);
       total.newResults += out.newResults;
       total.tests += out.tests;
       total.linksQueued += out.linksQueued;
       for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
     };
-    return { sink, total };
+    const read = <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => reader(sink);
+    return { read, total };
   }
 
   /**
@@ -162,8 +164,8 @@ export class Ingestion {
           if (!run) throw notFound('Run');
           throw new AppError('CONFLICT', `The run is ${run.status}; results can only be added while it is running`);
         }
-        const { sink, total } = await this.writer(c, run, now);
-        const counts = await read(sink);
+        const { read: readAll, total } = await this.writer(c, run, now, false);
+        const counts = await readAll(read);
         await refreshRunStats(c, run.id);
         queued = total.linksQueued;
         await charge(c, run.orgId, now, { testResults: total.newResults, runs: 0 }, this.w.defaultPlan);
@@ -219,8 +221,8 @@ export class Ingestion {
           { projectId, orgId: caller.orgId, source, metadata: normalizeMetadata(undefined), startTime: now, createdBy: caller.tokenId },
           { counter: false },
         );
-        const { sink, total } = await this.writer(c, run, now);
-        const report = await read(sink);
+        const { read: readAll, total } = await this.writer(c, run, now, true);
+        const report = await readAll(read);
         queued = total.linksQueued;
         const startTime = report.startTime ? new Date(report.startTime) : new Date(now.getTime() - (report.durationMs ?? 0));
         await setRunHeader(c, run.id, {
