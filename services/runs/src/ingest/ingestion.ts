@@ -81,23 +81,47 @@ export class Ingestion {
     return result;
   }
 
-  /** A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote. */
+  /**
+   * A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote.
+   * The writes of a chunk go on while the reader reads the next one (at most one chunk in flight: the next hand-over
+   * waits for it, and a failed write fails that hand-over); `read` runs the reader and waits for the last write.
+   * `newRun`: the run was created by this transaction.
+   */
   private async writer(c: PoolClient, run: RunRow, now: Date, newRun: boolean) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
     const writer = new TestWriter(c, run, rules, newRun);
+    let inFlight: Promise<void> = Promise.resolve();
     const sink: TestSink = async (tests) => {
+      await inFlight;
       for (const t of tests)
         if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
           total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
-      const out = await writer.write(tests);
-      total.newResults += out.newResults;
-      total.tests += out.tests;
-      total.linksQueued += out.linksQueued;
       for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
+      inFlight = writer.write(tests).then((out) => {
+        total.newResults += out.newResults;
+        total.tests += out.tests;
+        total.linksQueued += out.linksQueued;
+      });
+      // Awaited by the next hand-over or by `read`; until then its failure is not an unhandled rejection.
+      inFlight.catch(() => undefined);
     };
-    const read = <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => reader(sink);
+    const read = async <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => {
+      try {
+        const answer = await reader(sink);
+        await inFlight;
+        return answer;
+      } catch (err) {
+        // The transaction ends (rolls back) only once the write in flight is done; that write holds tests read before
+        // the reader failed, so its own failure, if any, is the first problem of the report.
+        const written = await inFlight.then(
+          () => ({ failed: false as const }),
+          (error: unknown) => ({ failed: true as const, error }),
+        );
+        throw written.failed ? written.error : err;
+      }
+    };
     return { read, total };
   }
 
