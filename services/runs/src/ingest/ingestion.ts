@@ -85,7 +85,7 @@ export class Ingestion {
    * A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote.
    * The writes of a chunk go on while the reader reads the next one (at most one chunk in flight: the next hand-over
    * waits for it, and a failed write fails that hand-over); `read` runs the reader and waits for the last write.
-   * `newRun`: the run was created by this transaction.
+   * `newRun`: the run was created by this transaction (its next chunk is encoded while the previous one is written).
    */
   private async writer(c: PoolClient, run: RunRow, now: Date, newRun: boolean) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
@@ -94,12 +94,13 @@ export class Ingestion {
     const writer = new TestWriter(c, run, rules, newRun);
     let inFlight: Promise<void> = Promise.resolve();
     const sink: TestSink = async (tests) => {
+      const prepared = newRun ? writer.prepare(tests) : undefined;
       await inFlight;
       for (const t of tests)
         if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
           total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
       for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
-      inFlight = writer.write(tests).then((out) => {
+      inFlight = (prepared ? writer.send(prepared) : writer.write(tests)).then((out) => {
         total.newResults += out.newResults;
         total.tests += out.tests;
         total.linksQueued += out.linksQueued;

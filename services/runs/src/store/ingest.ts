@@ -169,14 +169,34 @@ function resultLine(e: Entry, run: { id: string; projectId: string }): string {
   ].join('\t');
 }
 
+/** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */
+interface Batch {
+  entries: Entry[];
+  groups: { id: string; fingerprint: string; message: string }[];
+  links: { test_id: string; case_ref: string; full_title: string }[];
+  tests: { ids: string[]; files: string[]; titlePaths: string[]; names: string[]; titles: string[] };
+  /** Results new to the run, as COPY lines, and their attempts. */
+  fresh: { count: number; results: string[]; attempts: string[] };
+  /** Results the run already has (merged in SQL). */
+  merged: Entry[];
+}
+
+/** Tests written by one call, encoded in advance (see `TestWriter.prepare`). */
+export interface Prepared {
+  tests: number;
+  batches: Batch[];
+}
+
 /**
- * The writes of one run inside one transaction, a chunk at a time. `newRun`: the run was created by this
- * transaction, so it holds only the results this writer wrote (no lookup needed to tell new results apart).
+ * The writes of one run inside one transaction, a chunk at a time; each call numbers its tests from the run's
+ * highest `seq` on, one number per test handed over. `newRun`: the run was created by this transaction, so it holds
+ * only the results this writer wrote: its tests can be encoded before the previous chunk is written (`prepare`,
+ * then `send`). Any other run is asked which results it has (`write`).
  */
 export class TestWriter {
   /** The highest `seq` of the run's results (-1: none), read once, then kept as results are written. */
   private maxSeq: number | undefined;
-  /** Results this writer has written (kept only for a new run). */
+  /** Results this writer has written or will write (kept only for a new run). */
   private readonly written = new Set<string>();
 
   constructor(
@@ -188,8 +208,33 @@ export class TestWriter {
     if (newRun) this.maxSeq = -1;
   }
 
-  /** Writes `tests`; each call numbers its tests from the run's highest `seq` on, one number per test handed over. */
+  /** Encodes `tests` of a new run for `send` (no database work; a text the database cannot store throws here). */
+  prepare(tests: NormTest[]): Prepared {
+    if (!this.newRun) throw new Error('only the tests of a run this transaction created are encoded in advance');
+    let seq = this.maxSeq! + 1;
+    const batches: Batch[] = [];
+    for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
+      const chunk = tests.slice(start, start + CHUNK_SIZE);
+      batches.push(this.encode(this.collect(chunk, seq), this.written));
+      seq += chunk.length;
+    }
+    return { tests: tests.length, batches };
+  }
+
+  /** Writes what `prepare` encoded. */
+  async send(prepared: Prepared): Promise<IngestOutcome> {
+    const outcome: IngestOutcome = { newResults: 0, tests: prepared.tests, linksQueued: 0 };
+    for (const batch of prepared.batches) {
+      const out = await this.sendBatch(batch);
+      outcome.newResults += out.newResults;
+      outcome.linksQueued += out.linksQueued;
+    }
+    return outcome;
+  }
+
+  /** Encodes and writes `tests`, chunk by chunk, asking the run which results it has. */
   async write(tests: NormTest[]): Promise<IngestOutcome> {
+    if (this.newRun) return this.send(this.prepare(tests));
     if (this.maxSeq === undefined) {
       const { rows } = await this.client.query('SELECT coalesce(max(seq), -1)::int AS max FROM results WHERE run_id = $1', [this.run.id]);
       this.maxSeq = rows[0].max as number;
@@ -198,28 +243,24 @@ export class TestWriter {
     const outcome: IngestOutcome = { newResults: 0, tests: tests.length, linksQueued: 0 };
     for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
-      const out = await this.writeChunk(chunk, seq);
+      const entries = this.collect(chunk, seq);
       seq += chunk.length;
+      const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
+        entries.entries.map((e) => e.id),
+      ]);
+      const out = await this.sendBatch(this.encode(entries, new Set(rows.map((r) => r.id))));
       outcome.newResults += out.newResults;
       outcome.linksQueued += out.linksQueued;
     }
     return outcome;
   }
 
-  /** Results of the run among `ids`. */
-  private async existing(ids: string[]): Promise<Set<string>> {
-    if (this.newRun) return this.written;
-    const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [ids]);
-    return new Set(rows.map((r) => r.id));
-  }
-
-  private async writeChunk(chunk: NormTest[], seqStart: number): Promise<{ newResults: number; linksQueued: number }> {
-    const { client, run } = this;
-
-    // The same test twice in one chunk (repeatEach): one result; its attempts merge (a repeated retry index is dropped).
+  /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
+  private collect(chunk: NormTest[], seqStart: number): Pick<Batch, 'entries' | 'groups' | 'links'> {
+    const { run } = this;
     const entries = new Map<string, Entry>();
     const groups = new Map<string, { id: string; fingerprint: string; message: string }>();
-    const links: object[] = [];
+    const links: Batch['links'] = [];
     chunk.forEach((t, i) => {
       const testId = testIdOf(run.projectId, t.file, t.titlePath, t.projectName);
       const resultId = resultIdOf(run.id, testId);
@@ -262,66 +303,72 @@ export class TestWriter {
       }
       for (const ref of manualCaseRefs(t.annotations, t.tags)) links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
     });
+    return { entries: [...entries.values()], groups: [...groups.values()], links };
+  }
 
-    const known = await this.existing([...entries.keys()]);
-    const fresh: Entry[] = [];
+  /**
+   * Tells new results from those of `known`, and encodes everything before the first statement (a text the database
+   * cannot store refuses the chunk whole). New results count as written from here on.
+   */
+  private encode(c: Pick<Batch, 'entries' | 'groups' | 'links'>, known: ReadonlySet<string>): Batch {
+    const tests: Batch['tests'] = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
+    const fresh: Batch['fresh'] = { count: 0, results: [], attempts: [] };
     const merged: Entry[] = [];
-    for (const e of entries.values()) (known.has(e.id) ? merged : fresh).push(e);
-
-    // Everything is encoded before the first statement: a text the database cannot store refuses the chunk whole.
-    const testRows = {
-      ids: [] as string[],
-      files: [] as string[],
-      titlePaths: [] as string[],
-      names: [] as string[],
-      titles: [] as string[],
-    };
-    for (const e of entries.values()) {
-      testRows.ids.push(e.testId);
-      testRows.files.push(storable(e.test.file));
-      testRows.titlePaths.push(arrayLiteral(e.test.titlePath));
-      testRows.names.push(storable(e.test.projectName));
-      testRows.titles.push(fullTitleOf(e.test.titlePath));
+    for (const e of c.entries) {
+      tests.ids.push(e.testId);
+      tests.files.push(storable(e.test.file));
+      tests.titlePaths.push(arrayLiteral(e.test.titlePath));
+      tests.names.push(storable(e.test.projectName));
+      tests.titles.push(fullTitleOf(e.test.titlePath));
+      if (known.has(e.id)) {
+        merged.push(e);
+        continue;
+      }
+      fresh.count++;
+      fresh.results.push(resultLine(e, this.run));
+      for (const a of e.attempts) fresh.attempts.push(attemptLine(e.id, this.run.id, a));
     }
-    const resultLines = fresh.map((e) => resultLine(e, run));
-    const attemptLines: string[] = [];
-    for (const e of fresh) for (const a of e.attempts) attemptLines.push(attemptLine(e.id, run.id, a));
+    for (const e of c.entries) {
+      if (known.has(e.id)) continue;
+      if (this.newRun) this.written.add(e.id);
+      this.maxSeq = Math.max(this.maxSeq!, e.seq);
+    }
+    return { ...c, tests, fresh, merged };
+  }
 
+  private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
+    const { client, run } = this;
     await client.query(
       `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
        SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
          FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, file, title_path, project_name, full_title)
        ON CONFLICT (id) DO NOTHING`,
-      [testRows.ids, run.projectId, testRows.files, testRows.titlePaths, testRows.names, testRows.titles],
+      [b.tests.ids, run.projectId, b.tests.files, b.tests.titlePaths, b.tests.names, b.tests.titles],
     );
-    if (groups.size > 0) {
+    if (b.groups.length > 0) {
       await client.query(
         `INSERT INTO error_groups (id, project_id, fingerprint, message)
          SELECT x.id, $2, x.fingerprint, x.message
            FROM jsonb_to_recordset($1::jsonb) AS x(id text, fingerprint text, message text)
          ON CONFLICT (project_id, fingerprint) DO NOTHING`,
-        [JSON.stringify([...groups.values()]), run.projectId],
+        [JSON.stringify(b.groups), run.projectId],
       );
     }
-    await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, resultLines);
-    await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, attemptLines);
-    for (const e of fresh) {
-      if (this.newRun) this.written.add(e.id);
-      this.maxSeq = Math.max(this.maxSeq!, e.seq);
-    }
-    if (merged.length > 0) await this.merge(merged);
+    await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
+    await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
+    if (b.merged.length > 0) await this.merge(b.merged);
 
     let linksQueued = 0;
-    if (links.length > 0) {
+    if (b.links.length > 0) {
       const { rowCount } = await client.query(
         `INSERT INTO manual_links (project_id, test_id, case_ref, full_title)
          SELECT $2, x.test_id, x.case_ref, x.full_title FROM jsonb_to_recordset($1::jsonb) AS x(test_id text, case_ref text, full_title text)
          ON CONFLICT DO NOTHING`,
-        [JSON.stringify(links), run.projectId],
+        [JSON.stringify(b.links), run.projectId],
       );
       linksQueued = rowCount ?? 0;
     }
-    return { newResults: fresh.length, linksQueued };
+    return { newResults: b.fresh.count, linksQueued };
   }
 
   /** Results the run has already: fields merged, attempts added (idempotent per retry), status and outcome recomputed. */
