@@ -448,19 +448,34 @@ class Scanner {
       const limit = MAX_JSON_DEPTH - this.frames.length;
       let { depth, inString, escaped } = c;
       for (; j < n; j++) {
-        const b = buf[j]!;
         if (inString) {
-          if (escaped) escaped = false;
-          else if (b === 0x5c) escaped = true;
-          else if (b === 0x22) {
-            inString = false;
-            if (depth === 0) {
-              j++;
-              complete = true;
-              break;
-            }
+          if (escaped) {
+            escaped = false;
+            continue;
           }
-        } else if (b === 0x22) inString = true;
+          // Most of a report is inside strings: jump to the next quote; it closes the string unless an odd run of
+          // backslashes precedes it (a run reaching back to j started after an unescaped character: see `escaped`).
+          const quote = buf.indexOf(0x22, j);
+          const end = quote === -1 ? n : quote;
+          let run = 0;
+          while (end - run - 1 >= j && buf[end - run - 1] === 0x5c) run++;
+          if (quote === -1) {
+            escaped = run % 2 === 1;
+            j = n;
+            break;
+          }
+          j = quote;
+          if (run % 2 === 1) continue;
+          inString = false;
+          if (depth === 0) {
+            j++;
+            complete = true;
+            break;
+          }
+          continue;
+        }
+        const b = buf[j]!;
+        if (b === 0x22) inString = true;
         else if (b === 0x7b || b === 0x5b) {
           if (depth >= limit) throw new ScanError('nested too deep');
           depth++;
