@@ -94,7 +94,7 @@ export class Ingestion {
     const writer = new TestWriter(c, run, rules, newRun);
     let inFlight: Promise<void> = Promise.resolve();
     const sink: TestSink = async (tests) => {
-      const prepared = newRun ? writer.prepare(tests) : undefined;
+      const prepared = newRun ? await writer.prepare(tests) : undefined;
       await inFlight;
       for (const t of tests)
         if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))

@@ -66,6 +66,13 @@ const int = (v: number | null | undefined) => (v === null || v === undefined ? '
 const textArray = (a: readonly string[]) => text(arrayLiteral(a));
 const arrayLiteral = (a: readonly string[]) => `{${a.map((s) => `"${storable(s).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
+/**
+ * Encoding a chunk takes the only thread ~15 ms: it gives way every SLICE tests, so the replies of the chunk being
+ * written meanwhile are answered at once (the database would otherwise wait for its next statement).
+ */
+const SLICE = 100;
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Sends `rows` (lines of COPY text) through `COPY … FROM STDIN`; answers once the database has them. */
 async function copyRows(client: PoolClient, sql: string, rows: string[]): Promise<void> {
   if (rows.length === 0) return;
@@ -209,13 +216,13 @@ export class TestWriter {
   }
 
   /** Encodes `tests` of a new run for `send` (no database work; a text the database cannot store throws here). */
-  prepare(tests: NormTest[]): Prepared {
+  async prepare(tests: NormTest[]): Promise<Prepared> {
     if (!this.newRun) throw new Error('only the tests of a run this transaction created are encoded in advance');
     let seq = this.maxSeq! + 1;
     const batches: Batch[] = [];
     for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
-      batches.push(this.encode(this.collect(chunk, seq), this.written));
+      batches.push(await this.encode(await this.collect(chunk, seq), this.written));
       seq += chunk.length;
     }
     return { tests: tests.length, batches };
@@ -234,7 +241,7 @@ export class TestWriter {
 
   /** Encodes and writes `tests`, chunk by chunk, asking the run which results it has. */
   async write(tests: NormTest[]): Promise<IngestOutcome> {
-    if (this.newRun) return this.send(this.prepare(tests));
+    if (this.newRun) return this.send(await this.prepare(tests));
     if (this.maxSeq === undefined) {
       const { rows } = await this.client.query('SELECT coalesce(max(seq), -1)::int AS max FROM results WHERE run_id = $1', [this.run.id]);
       this.maxSeq = rows[0].max as number;
@@ -243,12 +250,12 @@ export class TestWriter {
     const outcome: IngestOutcome = { newResults: 0, tests: tests.length, linksQueued: 0 };
     for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
-      const entries = this.collect(chunk, seq);
+      const entries = await this.collect(chunk, seq);
       seq += chunk.length;
       const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
         entries.entries.map((e) => e.id),
       ]);
-      const out = await this.sendBatch(this.encode(entries, new Set(rows.map((r) => r.id))));
+      const out = await this.sendBatch(await this.encode(entries, new Set(rows.map((r) => r.id))));
       outcome.newResults += out.newResults;
       outcome.linksQueued += out.linksQueued;
     }
@@ -256,12 +263,13 @@ export class TestWriter {
   }
 
   /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
-  private collect(chunk: NormTest[], seqStart: number): Pick<Batch, 'entries' | 'groups' | 'links'> {
+  private async collect(chunk: NormTest[], seqStart: number): Promise<Pick<Batch, 'entries' | 'groups' | 'links'>> {
     const { run } = this;
     const entries = new Map<string, Entry>();
     const groups = new Map<string, { id: string; fingerprint: string; message: string }>();
     const links: Batch['links'] = [];
-    chunk.forEach((t, i) => {
+    for (const [i, t] of chunk.entries()) {
+      if (i % SLICE === SLICE - 1) await breathe();
       const testId = testIdOf(run.projectId, t.file, t.titlePath, t.projectName);
       const resultId = resultIdOf(run.id, testId);
       const fullTitle = fullTitleOf(t.titlePath);
@@ -302,7 +310,7 @@ export class TestWriter {
         entry.attempts.push(a);
       }
       for (const ref of manualCaseRefs(t.annotations, t.tags)) links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
-    });
+    }
     return { entries: [...entries.values()], groups: [...groups.values()], links };
   }
 
@@ -310,11 +318,12 @@ export class TestWriter {
    * Tells new results from those of `known`, and encodes everything before the first statement (a text the database
    * cannot store refuses the chunk whole). New results count as written from here on.
    */
-  private encode(c: Pick<Batch, 'entries' | 'groups' | 'links'>, known: ReadonlySet<string>): Batch {
+  private async encode(c: Pick<Batch, 'entries' | 'groups' | 'links'>, known: ReadonlySet<string>): Promise<Batch> {
     const tests: Batch['tests'] = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
     const fresh: Batch['fresh'] = { count: 0, results: [], attempts: [] };
     const merged: Entry[] = [];
-    for (const e of c.entries) {
+    for (const [i, e] of c.entries.entries()) {
+      if (i % SLICE === SLICE - 1) await breathe();
       tests.ids.push(e.testId);
       tests.files.push(storable(e.test.file));
       tests.titlePaths.push(arrayLiteral(e.test.titlePath));
