@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { TestWriter } from '../store/ingest';
+import { TestWriter, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -93,20 +93,26 @@ export class Ingestion {
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
     const writer = new TestWriter(c, run, rules, newRun);
     let inFlight: Promise<void> = Promise.resolve();
-    const sink: TestSink = async (tests) => {
-      const prepared = newRun ? await writer.prepare(tests) : undefined;
+    /** Starts `write` once the write in flight is done. */
+    const next = async (write: () => Promise<IngestOutcome>) => {
       await inFlight;
-      for (const t of tests)
-        if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
-          total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
-      for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
-      inFlight = (prepared ? writer.send(prepared) : writer.write(tests)).then((out) => {
+      inFlight = write().then((out) => {
         total.newResults += out.newResults;
         total.tests += out.tests;
         total.linksQueued += out.linksQueued;
       });
       // Awaited by the next hand-over or by `read`; until then its failure is not an unhandled rejection.
       inFlight.catch(() => undefined);
+    };
+    // Not async: what waits for the write in flight holds the encoded chunk only, not its tests.
+    const sink: TestSink = (tests) => {
+      for (const t of tests) {
+        if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
+          total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
+        for (const a of t.attempts) total.durationMs += a.durationMs;
+      }
+      if (!newRun) return next(() => writer.write(tests));
+      return writer.prepare(tests).then((prepared) => next(() => writer.send(prepared)));
     };
     const read = async <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => {
       try {

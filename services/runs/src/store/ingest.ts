@@ -73,15 +73,22 @@ const arrayLiteral = (a: readonly string[]) => `{${a.map((s) => `"${storable(s).
 const SLICE = 100;
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Sends `rows` (lines of COPY text) through `COPY … FROM STDIN`; answers once the database has them. */
-async function copyRows(client: PoolClient, sql: string, rows: string[]): Promise<void> {
-  if (rows.length === 0) return;
+/** Sends `data` (lines of COPY text) through `COPY … FROM STDIN`; answers once the database has them. */
+async function copyRows(client: PoolClient, sql: string, data: Buffer): Promise<void> {
+  if (data.length === 0) return;
   const stream = client.query(copyFrom(sql));
-  stream.end(Buffer.from(rows.join('\n') + '\n', 'utf8'));
+  stream.end(data);
   await finished(stream);
 }
 
 // ---- what a chunk writes ------------------------------------------------------------------------------------
+
+/**
+ * A result id (24 hex digits) as a small integer: its first 30 bits. Two results of a run may share one (about one
+ * pair in a report of 50,000 tests); the writer then takes the second for one it wrote already and merges it in SQL,
+ * which inserts it (counted as new) and stores the same row a COPY would have.
+ */
+const keyOf = (id: string) => Number.parseInt(id.slice(0, 8), 16) & 0x3fffffff;
 
 /** One result of a chunk: the first occurrence of its test gives the fields, later ones add attempts. */
 interface Entry {
@@ -178,14 +185,20 @@ function resultLine(e: Entry, run: { id: string; projectId: string }): string {
 
 /** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */
 interface Batch {
-  entries: Entry[];
   groups: { id: string; fingerprint: string; message: string }[];
   links: { test_id: string; case_ref: string; full_title: string }[];
   tests: { ids: string[]; files: string[]; titlePaths: string[]; names: string[]; titles: string[] };
-  /** Results new to the run, as COPY lines, and their attempts. */
-  fresh: { count: number; results: string[]; attempts: string[] };
+  /** Results new to the run and their attempts, as COPY data (bytes: the tests they came from are dropped at once). */
+  fresh: { count: number; results: Buffer; attempts: Buffer };
   /** Results the run already has (merged in SQL). */
   merged: Entry[];
+}
+
+/** What `collect` gathers from a chunk. */
+interface Collected {
+  entries: Entry[];
+  groups: Batch['groups'];
+  links: Batch['links'];
 }
 
 /** Tests written by one call, encoded in advance (see `TestWriter.prepare`). */
@@ -203,8 +216,12 @@ export interface Prepared {
 export class TestWriter {
   /** The highest `seq` of the run's results (-1: none), read once, then kept as results are written. */
   private maxSeq: number | undefined;
-  /** Results this writer has written or will write (kept only for a new run). */
-  private readonly written = new Set<string>();
+  /**
+   * Results this writer has written or will write (kept only for a new run), by `keyOf`: a small integer per result,
+   * so a report of 80,000 tests keeps ~1 MB here rather than ~6 MB of id strings (a live set that large raised the
+   * heap V8 lets grow before collecting by several times as much).
+   */
+  private readonly written = new Set<number>();
 
   constructor(
     private readonly client: PoolClient,
@@ -222,7 +239,7 @@ export class TestWriter {
     const batches: Batch[] = [];
     for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
-      batches.push(await this.encode(await this.collect(chunk, seq), this.written));
+      batches.push(await this.encode(await this.collect(chunk, seq), (id) => this.written.has(keyOf(id))));
       seq += chunk.length;
     }
     return { tests: tests.length, batches };
@@ -255,7 +272,8 @@ export class TestWriter {
       const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
         entries.entries.map((e) => e.id),
       ]);
-      const out = await this.sendBatch(await this.encode(entries, new Set(rows.map((r) => r.id))));
+      const existing = new Set(rows.map((r) => r.id));
+      const out = await this.sendBatch(await this.encode(entries, (id) => existing.has(id)));
       outcome.newResults += out.newResults;
       outcome.linksQueued += out.linksQueued;
     }
@@ -263,7 +281,7 @@ export class TestWriter {
   }
 
   /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
-  private async collect(chunk: NormTest[], seqStart: number): Promise<Pick<Batch, 'entries' | 'groups' | 'links'>> {
+  private async collect(chunk: NormTest[], seqStart: number): Promise<Collected> {
     const { run } = this;
     const entries = new Map<string, Entry>();
     const groups = new Map<string, { id: string; fingerprint: string; message: string }>();
@@ -318,9 +336,9 @@ export class TestWriter {
    * Tells new results from those of `known`, and encodes everything before the first statement (a text the database
    * cannot store refuses the chunk whole). New results count as written from here on.
    */
-  private async encode(c: Pick<Batch, 'entries' | 'groups' | 'links'>, known: ReadonlySet<string>): Promise<Batch> {
+  private async encode(c: Collected, known: (id: string) => boolean): Promise<Batch> {
     const tests: Batch['tests'] = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
-    const fresh: Batch['fresh'] = { count: 0, results: [], attempts: [] };
+    const fresh = { count: 0, results: [] as string[], attempts: [] as string[] };
     const merged: Entry[] = [];
     for (const [i, e] of c.entries.entries()) {
       if (i % SLICE === SLICE - 1) await breathe();
@@ -329,7 +347,7 @@ export class TestWriter {
       tests.titlePaths.push(arrayLiteral(e.test.titlePath));
       tests.names.push(storable(e.test.projectName));
       tests.titles.push(fullTitleOf(e.test.titlePath));
-      if (known.has(e.id)) {
+      if (known(e.id)) {
         merged.push(e);
         continue;
       }
@@ -338,11 +356,19 @@ export class TestWriter {
       for (const a of e.attempts) fresh.attempts.push(attemptLine(e.id, this.run.id, a));
     }
     for (const e of c.entries) {
-      if (known.has(e.id)) continue;
-      if (this.newRun) this.written.add(e.id);
-      this.maxSeq = Math.max(this.maxSeq!, e.seq);
+      const written = !known(e.id);
+      if (written && this.newRun) this.written.add(keyOf(e.id));
+      // A new run's merged result may be new after all (another result's key): its number counts as taken too.
+      if (written || this.newRun) this.maxSeq = Math.max(this.maxSeq!, e.seq);
     }
-    return { ...c, tests, fresh, merged };
+    const bytes = (lines: string[]) => Buffer.from(lines.length === 0 ? '' : lines.join('\n') + '\n', 'utf8');
+    return {
+      groups: c.groups,
+      links: c.links,
+      tests,
+      fresh: { count: fresh.count, results: bytes(fresh.results), attempts: bytes(fresh.attempts) },
+      merged,
+    };
   }
 
   private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
@@ -365,7 +391,7 @@ export class TestWriter {
     }
     await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
     await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
-    if (b.merged.length > 0) await this.merge(b.merged);
+    const mergedNew = b.merged.length > 0 ? await this.merge(b.merged) : 0;
 
     let linksQueued = 0;
     if (b.links.length > 0) {
@@ -377,13 +403,13 @@ export class TestWriter {
       );
       linksQueued = rowCount ?? 0;
     }
-    return { newResults: b.fresh.count, linksQueued };
+    return { newResults: b.fresh.count + mergedNew, linksQueued };
   }
 
   /** Results the run has already: fields merged, attempts added (idempotent per retry), status and outcome recomputed. */
-  private async merge(entries: Entry[]): Promise<void> {
+  private async merge(entries: Entry[]): Promise<number> {
     const { client, run } = this;
-    await client.query(
+    const { rows: upserted } = await client.query(
       `INSERT INTO results (id, run_id, project_id, test_id, seq, file, title_path, project_name, expected_status, quarantined,
          tags, annotations, location, error_group_id, shard)
        SELECT x.id, $2, $3, x.test_id, x.seq, x.file, ARRAY(SELECT jsonb_array_elements_text(x.title_path)), x.project_name,
@@ -397,7 +423,8 @@ export class TestWriter {
          annotations = EXCLUDED.annotations,
          location = coalesce(EXCLUDED.location, results.location),
          error_group_id = coalesce(EXCLUDED.error_group_id, results.error_group_id),
-         shard = coalesce(EXCLUDED.shard, results.shard)`,
+         shard = coalesce(EXCLUDED.shard, results.shard)
+       RETURNING (xmax = 0) AS inserted`,
       [
         JSON.stringify(
           entries.map((e) => ({
@@ -476,5 +503,6 @@ export class TestWriter {
       WHERE r.id = a.result_id`,
       [entries.map((e) => e.id)],
     );
+    return upserted.filter((r) => r.inserted).length;
   }
 }

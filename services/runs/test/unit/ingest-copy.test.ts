@@ -5,10 +5,14 @@
  * are read by the scanner, and by the token parser when the scanner finds a problem: both hand over the same tests.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { withTransaction } from '@assay/db';
 import { decodePrincipal, encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
+import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { httpRoutes } from '../../src/routes';
-import type { NormTest } from '../../src/ingest/normalize';
+import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
+import { TestWriter } from '../../src/store/ingest';
+import { insertRun } from '../../src/store/test-runs';
 import { runsUnit, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
@@ -163,6 +167,57 @@ describe('results computed in Node (new, COPYed) and merged in SQL (already ther
     );
     expect(rows).toEqual([{ seq: 0, status: 'passed', outcome: 'flaky', attempt_count: 2, error_message: 'repeated failed' }]);
   });
+});
+
+it('a new run keeps a small key per result it wrote: a second result with the same key is merged in SQL, written and counted', async () => {
+  const run = await insertRun(
+    u.db.pool,
+    {
+      projectId: P,
+      orgId: 'c'.repeat(24),
+      source: 'playwright',
+      metadata: normalizeMetadata(undefined),
+      startTime: new Date(),
+      createdBy: 't',
+    },
+    { counter: false },
+  );
+  // Two titles whose result ids share their first 30 bits (found by trying: about 2^15 tries).
+  const keyOf = (title: string) =>
+    Number.parseInt(resultIdOf(run.id, testIdOf(P, 'key.spec.ts', [title], '')).slice(0, 8), 16) & 0x3fffffff;
+  const seen = new Map<number, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; !pair; i++) {
+    const title = `t${i}`;
+    const other = seen.get(keyOf(title));
+    if (other !== undefined) pair = [other, title];
+    else seen.set(keyOf(title), title);
+  }
+  const test = (title: string, status: 'passed' | 'failed'): NormTest => ({
+    file: 'key.spec.ts',
+    titlePath: [title],
+    projectName: '',
+    expectedStatus: 'passed',
+    annotations: [],
+    tags: [],
+    attempts: [{ retry: 0, status, durationMs: 7, errors: [], steps: [], stdout: [], stderr: [], attachments: [] }],
+  });
+  const counts = await withTransaction(u.db.pool, async (c) => {
+    const w = new TestWriter(c, run, [], true);
+    const first = await w.send(await w.prepare([test(pair![0], 'passed')]));
+    const second = await w.send(await w.prepare([test(pair![1], 'failed')]));
+    return [first.newResults, second.newResults];
+  });
+  expect(counts).toEqual([1, 1]);
+  const { rows } = await u.db.pool.query(
+    'SELECT title_path[1] AS title, seq, status, outcome, attempt_count FROM results WHERE run_id = $1 ORDER BY seq',
+    [run.id],
+  );
+  expect(rows).toEqual([
+    { title: pair[0], seq: 0, status: 'passed', outcome: 'expected', attempt_count: 1 },
+    { title: pair[1], seq: 1, status: 'failed', outcome: 'unexpected', attempt_count: 1 },
+  ]);
+  await u.db.pool.query('DELETE FROM runs WHERE id = $1', [run.id]);
 });
 
 describe('texts the database cannot store', () => {
