@@ -5,7 +5,10 @@
  * raw `COPY` of the same rows (tests, results, attempts) into look-alike tables of the same Postgres, measured in the
  * same run two ways: three `psql` runs piping each table through `\copy … FROM STDIN` (process start and connection
  * included: how this bench has always measured it), and the three `\copy` alone, timed by psql (`\timing`) in one
- * session. Equal tests per second across sizes means a cost linear in the report's size.
+ * session. Equal tests per second across sizes means a cost linear in the report's size. Beside each time, the CPU the
+ * fastest upload took in the runs service, the gateway and the runs service's Postgres backends (from /proc: on a
+ * machine shared with other work, the figure that changes least with the load). Each upload starts once the runs
+ * and analytics processes are idle (the analytics consumer has folded the previous run).
  *
  *   make bench BENCH=ingestion      (or: node bench/dist/run.js ingestion; BENCH_TESTS=N[,N…] for other sizes)
  */
@@ -98,6 +101,17 @@ function psql(databaseUrl: string, args: string[], stdin = ''): Promise<string> 
   });
 }
 
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms); 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    // Fields after the command (which may hold spaces) start at state (field 3): utime and stime are fields 14 and 15.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** The CSV rows the ingestion writes for `report`: tests, results and attempts. */
 function rowsOf(report: ReturnType<typeof generateReport>): Record<'tests' | 'results' | 'attempts', string> {
   const tests: string[] = [];
@@ -187,6 +201,20 @@ export async function run(): Promise<void> {
     const t = await admin.tenant('owner');
     const key = (await admin.apiKey(t.projectId)).token;
     const api = new Api(bench.system.gatewayUrl, key);
+    const databaseUrl = bench.infra.env.DATABASE_URL;
+    const runsPid = bench.system.processes.get('runs')!.child.pid!;
+    const gatewayPid = bench.system.processes.get('gateway')!.child.pid!;
+    const analyticsPid = bench.system.processes.get('analytics')!.child.pid!;
+    /** Waits until the previous upload's aftermath (the analytics consumer folding the run, reading it from runs) is over. */
+    const settle = async () => {
+      const busy = () => cpuMs(runsPid) + cpuMs(analyticsPid);
+      for (let last = busy(), waited = 0; waited < 60_000; waited += 500) {
+        await new Promise((r) => setTimeout(r, 500));
+        const now = busy();
+        if (now - last <= 20) return;
+        last = now;
+      }
+    };
     const table: { n: number; ingest: number; psql: number; copy: number }[] = [];
     const best = (xs: number[]) => Math.min(...xs);
     const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
@@ -195,7 +223,16 @@ export async function run(): Promise<void> {
       const body = JSON.stringify(report);
       const attempts = report.suites.reduce((m, s) => m + s.specs.reduce((k, sp) => k + sp.tests[0]!.results.length, 0), 0);
       console.log(`report: ${n} tests, ${attempts} attempts, ${(body.length / 1024 / 1024).toFixed(1)} MiB`);
+      const cpuOf = async () => {
+        const backends = (await psql(databaseUrl, ['-Atc', "SELECT pid FROM pg_stat_activity WHERE application_name = 'runs'"]))
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+        return { runs: cpuMs(runsPid), gateway: cpuMs(gatewayPid), postgres: new Map(backends.map((pid) => [pid, cpuMs(pid)])) };
+      };
       const upload = async () => {
+        await settle();
+        const before = await cpuOf();
         const t0 = process.hrtime.bigint();
         const res = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
           rawBody: body,
@@ -204,15 +241,21 @@ export async function run(): Promise<void> {
         const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
         if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 500)}`);
         if (res.body.data.testStats.total !== n) throw new Error(`ingested ${res.body.data.testStats.total} of ${n} tests`);
-        return seconds;
+        const after = await cpuOf();
+        let postgres = 0;
+        for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+        return { seconds, cpu: { runs: after.runs - before.runs, gateway: after.gateway - before.gateway, postgres } };
       };
       await upload(); // warm-up (JIT, pools; the report's tests become known to the project, as in every CI run after the first)
-      const runs = [await upload(), await upload()];
-      const copies = [await rawCopy(bench.infra.env.DATABASE_URL, report), await rawCopy(bench.infra.env.DATABASE_URL, report)];
+      const uploads = [await upload(), await upload()];
+      const runs = uploads.map((u) => u.seconds);
+      const cpu = uploads.reduce((a, b) => (a.seconds <= b.seconds ? a : b)).cpu;
+      const copies = [await rawCopy(databaseUrl, report), await rawCopy(databaseUrl, report)];
       const row = { n, ingest: best(runs), psql: best(copies.map((c) => c.psql)), copy: best(copies.map((c) => c.copy)) };
       table.push(row);
       console.log(
-        `  end-to-end ingestion: ${row.ingest.toFixed(3)} s = ${(n / row.ingest).toFixed(0)} tests/s (best of ${list(runs, 3)} s)`,
+        `  end-to-end ingestion: ${row.ingest.toFixed(3)} s = ${(n / row.ingest).toFixed(0)} tests/s (best of ${list(runs, 3)} s); ` +
+          `CPU of that upload: runs ${cpu.runs} ms, gateway ${cpu.gateway} ms, Postgres (the runs service's connections) ${cpu.postgres} ms`,
       );
       console.log(
         `  raw COPY, three psql runs: ${row.psql.toFixed(3)} s = ${(n / row.psql).toFixed(0)} tests/s (best of ${list(
