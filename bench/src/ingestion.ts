@@ -1,12 +1,21 @@
 /**
- * Ingestion end to end: a generated Playwright JSON report of 10,000 tests (a tenth retried once, every test with
- * a nested steps tree) uploaded through the gateway (auth, streaming to the runs service, parsing, one
- * transaction with multi-row INSERT … SELECT FROM jsonb_to_recordset, outbox). Prints tests per second and the
- * ratio to a raw `COPY` of the same rows (tests, results, attempts) into the same Postgres.
+ * Ingestion end to end: generated Playwright JSON reports of 1,000, 10,000 and 50,000 tests (a tenth retried once,
+ * every test with a nested steps tree) uploaded through the gateway (auth, streaming to the runs service, scanning,
+ * one transaction with COPY of results and attempts, outbox). Prints, per size, tests per second and the ratio to a
+ * raw `COPY` of the same rows (tests, results, attempts) into look-alike tables of the same Postgres, measured in the
+ * same run two ways: three `psql` runs piping each table through `\copy … FROM STDIN` (process start and connection
+ * included: how this bench has always measured it), and the three `\copy` alone, timed by psql (`\timing`) in one
+ * session. Equal tests per second across sizes means a cost linear in the report's size. Beside each time, the CPU the
+ * fastest upload took in the runs service, the gateway and the runs service's Postgres backends (from /proc: on a
+ * machine shared with other work, the figure that changes least with the load). Each upload starts once the runs
+ * and analytics processes are idle (the analytics consumer has folded the previous run).
  *
- *   make bench BENCH=ingestion      (or: node bench/dist/run.js ingestion; BENCH_TESTS=N to change the size)
+ *   make bench BENCH=ingestion      (or: node bench/dist/run.js ingestion; BENCH_TESTS=N[,N…] for other sizes)
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { benchSystem } from './lib';
 
@@ -76,18 +85,35 @@ const csv = (v: unknown) => {
 };
 const pgArray = (a: string[]) => `{${a.map((x) => `"${x.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`;
 
-function psql(databaseUrl: string, sql: string, stdin?: string): Promise<void> {
+/** Runs psql with `args`, `stdin` on its standard input; answers what it printed (what `\timing` prints). */
+function psql(databaseUrl: string, args: string[], stdin = ''): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawn('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-qc', sql], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const p = spawn('psql', [databaseUrl, '-X', '-v', 'ON_ERROR_STOP=1', '-q', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
     let err = '';
+    p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(err))));
-    p.stdin.end(stdin ?? '');
+    p.on('error', reject);
+    // psql exiting early (a connection refused) closes its stdin: its own error says why.
+    p.stdin.on('error', () => undefined);
+    p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`psql exited with ${code}: ${err}`))));
+    p.stdin.end(stdin);
   });
 }
 
-/** The same rows the ingestion writes, COPYed raw into look-alike tables in a scratch schema. */
-async function rawCopy(databaseUrl: string, report: ReturnType<typeof generateReport>): Promise<number> {
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms); 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    // Fields after the command (which may hold spaces) start at state (field 3): utime and stime are fields 14 and 15.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CSV rows the ingestion writes for `report`: tests, results and attempts. */
+function rowsOf(report: ReturnType<typeof generateReport>): Record<'tests' | 'results' | 'attempts', string> {
   const tests: string[] = [];
   const results: string[] = [];
   const attempts: string[] = [];
@@ -129,54 +155,133 @@ async function rawCopy(databaseUrl: string, report: ReturnType<typeof generateRe
           );
         n++;
       }
-  await psql(
-    databaseUrl,
-    `DROP SCHEMA IF EXISTS bench_copy CASCADE; CREATE SCHEMA bench_copy;
-     CREATE TABLE bench_copy.tests (id text PRIMARY KEY, project_id text, file text, title_path text[], project_name text, full_title text);
-     CREATE TABLE bench_copy.results (id text PRIMARY KEY, run_id text, project_id text, test_id text, seq int, file text, title_path text[], project_name text, outcome text, attempt_count int);
-     CREATE TABLE bench_copy.attempts (result_id text, retry int, run_id text, status text, duration_ms bigint, started_at timestamptz, errors jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb, PRIMARY KEY (result_id, retry));`,
-  );
+  return { tests: tests.join('\n') + '\n', results: results.join('\n') + '\n', attempts: attempts.join('\n') + '\n' };
+}
+
+const SCRATCH = `DROP SCHEMA IF EXISTS bench_copy CASCADE; CREATE SCHEMA bench_copy;
+  CREATE TABLE bench_copy.tests (id text PRIMARY KEY, project_id text, file text, title_path text[], project_name text, full_title text);
+  CREATE TABLE bench_copy.results (id text PRIMARY KEY, run_id text, project_id text, test_id text, seq int, file text, title_path text[], project_name text, outcome text, attempt_count int);
+  CREATE TABLE bench_copy.attempts (result_id text, retry int, run_id text, status text, duration_ms bigint, started_at timestamptz, errors jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb, PRIMARY KEY (result_id, retry));`;
+
+/**
+ * The same rows COPYed raw into look-alike tables in a scratch schema, twice over: answers the seconds of three psql
+ * runs each piping one table (`psql`), and the seconds psql timed the three `\copy` of one session (`copy`).
+ */
+async function rawCopy(databaseUrl: string, report: ReturnType<typeof generateReport>): Promise<{ psql: number; copy: number }> {
+  const rows = rowsOf(report);
+  await psql(databaseUrl, ['-c', SCRATCH]);
   const t0 = process.hrtime.bigint();
-  await psql(databaseUrl, `\\copy bench_copy.tests FROM STDIN WITH (FORMAT csv)`, tests.join('\n') + '\n');
-  await psql(databaseUrl, `\\copy bench_copy.results FROM STDIN WITH (FORMAT csv)`, results.join('\n') + '\n');
-  await psql(databaseUrl, `\\copy bench_copy.attempts FROM STDIN WITH (FORMAT csv)`, attempts.join('\n') + '\n');
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  await psql(databaseUrl, 'DROP SCHEMA bench_copy CASCADE');
-  return seconds;
+  for (const [table, csvRows] of Object.entries(rows))
+    await psql(databaseUrl, ['-c', `\\copy bench_copy.${table} FROM STDIN WITH (FORMAT csv)`], csvRows);
+  const piped = Number(process.hrtime.bigint() - t0) / 1e9;
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-copy-'));
+  try {
+    for (const [table, csvRows] of Object.entries(rows)) fs.writeFileSync(path.join(dir, `${table}.csv`), csvRows);
+    await psql(databaseUrl, ['-c', SCRATCH]);
+    const script = [
+      '\\timing on',
+      ...Object.keys(rows).map((table) => `\\copy bench_copy.${table} FROM '${path.join(dir, `${table}.csv`)}' WITH (FORMAT csv)`),
+    ];
+    const out = await psql(databaseUrl, ['-f', '-'], script.join('\n') + '\n');
+    const times = [...out.matchAll(/Time: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+    if (times.length !== 3) throw new Error(`expected three COPY timings from psql, got: ${out}`);
+    return { psql: piped, copy: times.reduce((a, b) => a + b, 0) / 1000 };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await psql(databaseUrl, ['-c', 'DROP SCHEMA bench_copy CASCADE']);
+  }
 }
 
 export async function run(): Promise<void> {
-  const n = Number(process.env.BENCH_TESTS ?? 10000);
+  const sizes = (process.env.BENCH_TESTS ?? '1000,10000,50000').split(',').map(Number);
   const bench = await benchSystem({ gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000,ingest=1000000' } });
   try {
     const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
     const t = await admin.tenant('owner');
     const key = (await admin.apiKey(t.projectId)).token;
-    const report = generateReport(n);
-    const body = JSON.stringify(report);
-    const attempts = report.suites.reduce((m, s) => m + s.specs.reduce((k, sp) => k + sp.tests[0]!.results.length, 0), 0);
-    console.log(`report: ${n} tests, ${attempts} attempts, ${(body.length / 1024 / 1024).toFixed(1)} MiB`);
     const api = new Api(bench.system.gatewayUrl, key);
-    const upload = async () => {
-      const t0 = process.hrtime.bigint();
-      const res = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-        rawBody: body,
-        headers: { 'content-type': 'application/json' },
-      });
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 500)}`);
-      if (res.body.data.testStats.total !== n) throw new Error(`ingested ${res.body.data.testStats.total} of ${n} tests`);
-      return seconds;
+    const databaseUrl = bench.infra.env.DATABASE_URL;
+    const runsPid = bench.system.processes.get('runs')!.child.pid!;
+    const gatewayPid = bench.system.processes.get('gateway')!.child.pid!;
+    const analyticsPid = bench.system.processes.get('analytics')!.child.pid!;
+    /** Waits until the previous upload's aftermath (the analytics consumer folding the run, reading it from runs) is over. */
+    const settle = async () => {
+      const busy = () => cpuMs(runsPid) + cpuMs(analyticsPid);
+      for (let last = busy(), waited = 0; waited < 60_000; waited += 500) {
+        await new Promise((r) => setTimeout(r, 500));
+        const now = busy();
+        if (now - last <= 20) return;
+        last = now;
+      }
     };
-    await upload(); // warm-up (JIT, pools, first project rows)
-    const runs = [await upload(), await upload()];
-    const ingest = Math.min(...runs);
-    const copy = Math.min(await rawCopy(bench.infra.env.DATABASE_URL, report), await rawCopy(bench.infra.env.DATABASE_URL, report));
-    console.log(
-      `end-to-end ingestion: ${ingest.toFixed(2)} s = ${(n / ingest).toFixed(0)} tests/s (best of ${runs.length}: ${runs.map((s) => s.toFixed(2)).join(', ')} s)`,
-    );
-    console.log(`raw COPY of the same rows: ${copy.toFixed(2)} s = ${(n / copy).toFixed(0)} tests/s`);
-    console.log(`ratio ingestion / raw COPY: ${(ingest / copy).toFixed(2)}x`);
+    const table: { n: number; ingest: number; psql: number; copy: number }[] = [];
+    const best = (xs: number[]) => Math.min(...xs);
+    const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
+    for (const n of sizes) {
+      const report = generateReport(n);
+      const body = JSON.stringify(report);
+      const attempts = report.suites.reduce((m, s) => m + s.specs.reduce((k, sp) => k + sp.tests[0]!.results.length, 0), 0);
+      console.log(`report: ${n} tests, ${attempts} attempts, ${(body.length / 1024 / 1024).toFixed(1)} MiB`);
+      const cpuOf = async () => {
+        const backends = (await psql(databaseUrl, ['-Atc', "SELECT pid FROM pg_stat_activity WHERE application_name = 'runs'"]))
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+        return { runs: cpuMs(runsPid), gateway: cpuMs(gatewayPid), postgres: new Map(backends.map((pid) => [pid, cpuMs(pid)])) };
+      };
+      const upload = async () => {
+        await settle();
+        const before = await cpuOf();
+        const t0 = process.hrtime.bigint();
+        const res = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json' },
+        });
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 500)}`);
+        if (res.body.data.testStats.total !== n) throw new Error(`ingested ${res.body.data.testStats.total} of ${n} tests`);
+        const after = await cpuOf();
+        let postgres = 0;
+        for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+        return { seconds, cpu: { runs: after.runs - before.runs, gateway: after.gateway - before.gateway, postgres } };
+      };
+      await upload(); // warm-up (JIT, pools; the report's tests become known to the project, as in every CI run after the first)
+      const uploads = [await upload(), await upload()];
+      const runs = uploads.map((u) => u.seconds);
+      const cpu = uploads.reduce((a, b) => (a.seconds <= b.seconds ? a : b)).cpu;
+      const copies = [await rawCopy(databaseUrl, report), await rawCopy(databaseUrl, report)];
+      const row = { n, ingest: best(runs), psql: best(copies.map((c) => c.psql)), copy: best(copies.map((c) => c.copy)) };
+      table.push(row);
+      console.log(
+        `  end-to-end ingestion: ${row.ingest.toFixed(3)} s = ${(n / row.ingest).toFixed(0)} tests/s (best of ${list(runs, 3)} s); ` +
+          `CPU of that upload: runs ${cpu.runs} ms, gateway ${cpu.gateway} ms, Postgres (the runs service's connections) ${cpu.postgres} ms`,
+      );
+      console.log(
+        `  raw COPY, three psql runs: ${row.psql.toFixed(3)} s = ${(n / row.psql).toFixed(0)} tests/s (best of ${list(
+          copies.map((c) => c.psql),
+          3,
+        )} s); ratio ${(row.ingest / row.psql).toFixed(2)}x`,
+      );
+      console.log(
+        `  raw COPY, the three \\copy alone: ${row.copy.toFixed(3)} s = ${(n / row.copy).toFixed(0)} tests/s (best of ${list(
+          copies.map((c) => c.copy),
+          3,
+        )} s); ratio ${(row.ingest / row.copy).toFixed(2)}x`,
+      );
+    }
+    console.log('\n   tests   ingestion tests/s   COPY (psql runs) tests/s   ratio   COPY (\\copy alone) tests/s   ratio');
+    for (const r of table)
+      console.log(
+        [
+          String(r.n).padStart(8),
+          (r.n / r.ingest).toFixed(0).padStart(19),
+          (r.n / r.psql).toFixed(0).padStart(26),
+          `${(r.ingest / r.psql).toFixed(2)}x`.padStart(7),
+          (r.n / r.copy).toFixed(0).padStart(28),
+          `${(r.ingest / r.copy).toFixed(2)}x`.padStart(7),
+        ].join(''),
+      );
   } finally {
     await bench.close();
   }

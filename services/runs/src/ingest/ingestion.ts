@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { writeTests } from '../store/ingest';
+import { TestWriter, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -81,22 +81,55 @@ export class Ingestion {
     return result;
   }
 
-  /** A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote. */
-  private async writer(c: PoolClient, run: RunRow, now: Date) {
+  /**
+   * A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote.
+   * The writes of a chunk go on while the reader reads the next one (at most one chunk in flight: the next hand-over
+   * waits for it, and a failed write fails that hand-over); `read` runs the reader and waits for the last write.
+   * `newRun`: the run was created by this transaction (its next chunk is encoded while the previous one is written).
+   */
+  private async writer(c: PoolClient, run: RunRow, now: Date, newRun: boolean) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
-    const sink: TestSink = async (tests) => {
-      for (const t of tests)
+    const writer = new TestWriter(c, run, rules, newRun);
+    let inFlight: Promise<void> = Promise.resolve();
+    /** Starts `write` once the write in flight is done. */
+    const next = async (write: () => Promise<IngestOutcome>) => {
+      await inFlight;
+      inFlight = write().then((out) => {
+        total.newResults += out.newResults;
+        total.tests += out.tests;
+        total.linksQueued += out.linksQueued;
+      });
+      // Awaited by the next hand-over or by `read`; until then its failure is not an unhandled rejection.
+      inFlight.catch(() => undefined);
+    };
+    // Not async: what waits for the write in flight holds the encoded chunk only, not its tests.
+    const sink: TestSink = (tests) => {
+      for (const t of tests) {
         if (quarantine.some((r) => r.matches({ file: t.file, fullTitle: fullTitleOf(t.titlePath), tags: t.tags })))
           total.quarantined.push({ file: t.file, titlePath: t.titlePath, projectName: t.projectName });
-      const out = await writeTests(c, run, tests, rules);
-      total.newResults += out.newResults;
-      total.tests += out.tests;
-      total.linksQueued += out.linksQueued;
-      for (const t of tests) for (const a of t.attempts) total.durationMs += a.durationMs;
+        for (const a of t.attempts) total.durationMs += a.durationMs;
+      }
+      if (!newRun) return next(() => writer.write(tests));
+      return writer.prepare(tests).then((prepared) => next(() => writer.send(prepared)));
     };
-    return { sink, total };
+    const read = async <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => {
+      try {
+        const answer = await reader(sink);
+        await inFlight;
+        return answer;
+      } catch (err) {
+        // The transaction ends (rolls back) only once the write in flight is done; that write holds tests read before
+        // the reader failed, so its own failure, if any, is the first problem of the report.
+        const written = await inFlight.then(
+          () => ({ failed: false as const }),
+          (error: unknown) => ({ failed: true as const, error }),
+        );
+        throw written.failed ? written.error : err;
+      }
+    };
+    return { read, total };
   }
 
   /**
@@ -162,8 +195,8 @@ export class Ingestion {
           if (!run) throw notFound('Run');
           throw new AppError('CONFLICT', `The run is ${run.status}; results can only be added while it is running`);
         }
-        const { sink, total } = await this.writer(c, run, now);
-        const counts = await read(sink);
+        const { read: readAll, total } = await this.writer(c, run, now, false);
+        const counts = await readAll(read);
         await refreshRunStats(c, run.id);
         queued = total.linksQueued;
         await charge(c, run.orgId, now, { testResults: total.newResults, runs: 0 }, this.w.defaultPlan);
@@ -219,8 +252,8 @@ export class Ingestion {
           { projectId, orgId: caller.orgId, source, metadata: normalizeMetadata(undefined), startTime: now, createdBy: caller.tokenId },
           { counter: false },
         );
-        const { sink, total } = await this.writer(c, run, now);
-        const report = await read(sink);
+        const { read: readAll, total } = await this.writer(c, run, now, true);
+        const report = await readAll(read);
         queued = total.linksQueued;
         const startTime = report.startTime ? new Date(report.startTime) : new Date(now.getTime() - (report.durationMs ?? 0));
         await setRunHeader(c, run.id, {

@@ -178,7 +178,13 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
       const { projectId, runId } = request.params;
       callerOf(request);
       requireJson(request);
-      return withBody(request, (body) => ingestion.results(projectId, runId, readResultBatch(body.chunks())));
+      return withBody(request, (body) =>
+        ingestion.results(
+          projectId,
+          runId,
+          readResultBatch(() => body.chunks()),
+        ),
+      );
     });
 
     scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request) => {
@@ -201,7 +207,12 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
         requireJson(request);
         const caller = callerOf(request);
         const answer = await withBody(request, (body) =>
-          ingestion.oneShot(request.params.projectId, caller, source, readPlaywrightReport(body.chunks())),
+          ingestion.oneShot(
+            request.params.projectId,
+            caller,
+            source,
+            readPlaywrightReport(() => body.chunks()),
+          ),
         );
         // Blobs of compatibility uploads (tdpw --upload-*) that the report names by URL: linked to this run.
         if (source === 'compat') await w.artifacts.linkUploads(request.params.projectId, answer.runId);

@@ -1,14 +1,23 @@
 /**
- * Bulk writes of normalized tests into a run, in chunks: one multi-row INSERT … SELECT FROM jsonb_to_recordset
- * per table per chunk (a few statements per thousand tests, whatever the report size). Ids are deterministic
- * (see domain/identity), so a re-sent batch lands on the same rows: results are upserted, attempts are
- * idempotent per (test, retry), and each result's status/outcome is then recomputed from all its attempts.
+ * Bulk writes of normalized tests into a run, a chunk (at most CHUNK_SIZE tests) at a time, inside the caller's
+ * transaction. Ids are deterministic (see domain/identity), so a re-sent batch lands on the same rows.
+ *
+ * A result new to the run — nearly every result of a report — is computed whole here (status, outcome, duration
+ * and error from its attempts, as Playwright computes them) and COPYed once with its attempts (pg-copy-streams,
+ * COPY's text format): Postgres parses each value once and writes each row once, with no JSON to unpack and no
+ * second pass over the rows. A result the run already has (a re-sent batch, a retry reported in a later batch, a
+ * test repeated in a later chunk of one report) is merged in SQL: it is upserted, its attempts are idempotent per
+ * (test, retry), and its status/outcome is recomputed from all its attempts.
  *
  * Rows shared by the project (tests, error groups) are only ever inserted, never updated, here: an update would
  * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends.
  */
+import { finished } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import { AppError } from '@assay/errors';
 import type { PoolClient } from '@assay/db';
-import type { NormTest } from '../ingest/normalize';
+import type { AttemptStatusName } from '@assay/contracts/runs/values';
+import type { NormAttempt, NormTest } from '../ingest/normalize';
 import { errorGroupIdOf, fingerprintOf, fullTitleOf, resultIdOf, testIdOf } from '../domain/identity';
 import { manualCaseRefs, type CompiledRule } from '../domain/rules';
 
@@ -22,115 +31,405 @@ export interface IngestOutcome {
   linksQueued: number;
 }
 
-interface Prepared {
-  tests: object[];
-  results: object[];
-  attempts: object[];
-  groups: Map<string, { id: string; fingerprint: string; message: string }>;
-  links: object[];
-  resultIds: string[];
+// ---- COPY's text format --------------------------------------------------------------------------------------
+
+const SPECIAL = /[\\\n\r\t]/;
+const SPECIAL_ALL = /[\\\n\r\t]/g;
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A text the database cannot store refuses the report as the database refused it when these values travelled
+ * as JSON: a NUL character (SQLSTATE 22P05) or a lone surrogate (22P02), 400 VALIDATION_ERROR at `body`.
+ */
+function unstorable(message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `The request is invalid: ${message}`, { details: [{ path: 'body', message }] });
+}
+function storable(v: string): string {
+  if (v.includes('\u0000')) throw unstorable('a text contains a character that cannot be stored');
+  if (!v.isWellFormed()) throw unstorable('a value has the wrong format');
+  return v;
 }
 
-function prepare(projectId: string, runId: string, chunk: NormTest[], seqStart: number, rules: CompiledRule[]): Prepared {
-  const p: Prepared = { tests: [], results: [], attempts: [], groups: new Map(), links: [], resultIds: [] };
-  const seenAttempt = new Set<string>();
-  const seenResult = new Set<string>();
-  chunk.forEach((t, i) => {
-    const testId = testIdOf(projectId, t.file, t.titlePath, t.projectName);
-    const resultId = resultIdOf(runId, testId);
-    // The same test twice in one report (repeatEach): one result; its attempts merge (a repeated retry index is dropped).
-    const repeated = seenResult.has(resultId);
-    seenResult.add(resultId);
-    const fullTitle = fullTitleOf(t.titlePath);
-    let quarantined = false;
-    const tags = new Set(t.tags);
-    for (const r of rules) {
-      if (!r.matches({ file: t.file, fullTitle, tags: t.tags })) continue;
-      if (r.rule.operations.includes('quarantine')) quarantined = true;
-      if (r.rule.operations.includes('tag') && r.rule.tag) tags.add(r.rule.tag);
-    }
-    // The error of the last attempt that failed names the group.
-    const failing = [...t.attempts].sort((a, b) => b.retry - a.retry).find((a) => a.errors.length > 0);
-    const message = failing?.errors[0]?.message;
-    let errorGroupId: string | null = null;
-    if (message) {
-      const fingerprint = fingerprintOf(message);
-      errorGroupId = errorGroupIdOf(projectId, fingerprint);
-      p.groups.set(errorGroupId, { id: errorGroupId, fingerprint, message: message.split('\n')[0]!.slice(0, 1000) });
-    }
-    if (!repeated) p.tests.push({ id: testId, file: t.file, title_path: t.titlePath, project_name: t.projectName, full_title: fullTitle });
-    if (!repeated)
-      p.results.push({
-        id: resultId,
-        test_id: testId,
-        seq: seqStart + i,
-        file: t.file,
-        title_path: t.titlePath,
-        project_name: t.projectName,
-        expected_status: t.expectedStatus,
-        quarantined,
-        tags: [...tags],
-        annotations: t.annotations,
-        location: t.location ?? null,
-        error_group_id: errorGroupId,
-        shard: t.shard ?? null,
-      });
-    if (!repeated) p.resultIds.push(resultId);
-    for (const a of t.attempts) {
-      const key = `${resultId}:${a.retry}`;
-      if (seenAttempt.has(key)) continue;
-      seenAttempt.add(key);
-      p.attempts.push({
-        result_id: resultId,
-        retry: a.retry,
-        status: a.status,
-        duration_ms: a.durationMs,
-        started_at: a.startTime ?? null,
-        worker_index: a.workerIndex ?? null,
-        errors: a.errors,
-        steps: a.steps,
-        stdout: a.stdout,
-        stderr: a.stderr,
-        attachments: a.attachments,
-      });
-    }
-    for (const ref of manualCaseRefs(t.annotations, t.tags)) p.links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
-  });
-  return p;
+/** A text field: backslash, newline, carriage return and tab escaped; null is `\N`. */
+function text(v: string | null | undefined): string {
+  if (v === null || v === undefined) return '\\N';
+  storable(v);
+  return SPECIAL.test(v) ? v.replace(SPECIAL_ALL, (c) => ESCAPED[c]!) : v;
+}
+/** A jsonb field (JSON escapes NUL and lone surrogates itself; the database refuses them as before). */
+const json = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s.includes('\\') ? s.replace(/\\/g, '\\\\') : s;
+};
+const int = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
+/** A text[] literal (`{"a","b"}`), as one text field. */
+const textArray = (a: readonly string[]) => text(arrayLiteral(a));
+const arrayLiteral = (a: readonly string[]) => `{${a.map((s) => `"${storable(s).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+
+/**
+ * Encoding a chunk takes the only thread ~15 ms: it gives way every SLICE tests, so the replies of the chunk being
+ * written meanwhile are answered at once (the database would otherwise wait for its next statement).
+ */
+const SLICE = 100;
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Lines of COPY text gathered as bytes a slice at a time: a chunk's text joined into one string (~0.5 MB) would be
+ * allocated among V8's large objects, which only a full collection frees — a 60 MiB report left ~60 MB of them.
+ */
+class CopyData {
+  readonly pieces: Buffer[] = [];
+  private lines: string[] = [];
+
+  add(line: string): void {
+    this.lines.push(line);
+  }
+
+  /** Turns the lines gathered so far into bytes. */
+  seal(): this {
+    if (this.lines.length > 0) this.pieces.push(Buffer.from(this.lines.join('\n') + '\n', 'utf8'));
+    this.lines = [];
+    return this;
+  }
 }
 
-/** Writes `tests` into `runId` (inside the caller's transaction). */
-export async function writeTests(
-  client: PoolClient,
-  run: { id: string; projectId: string },
-  tests: NormTest[],
-  rules: CompiledRule[],
-): Promise<IngestOutcome> {
-  const { rows: seqRows } = await client.query('SELECT coalesce(max(seq) + 1, 0)::int AS next FROM results WHERE run_id = $1', [run.id]);
-  let seq: number = seqRows[0].next;
-  const outcome: IngestOutcome = { newResults: 0, tests: tests.length, linksQueued: 0 };
-  for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
-    const chunk = tests.slice(start, start + CHUNK_SIZE);
-    const p = prepare(run.projectId, run.id, chunk, seq, rules);
-    seq += chunk.length;
+/** Sends `data` through `COPY … FROM STDIN`; answers once the database has it. */
+async function copyRows(client: PoolClient, sql: string, data: CopyData): Promise<void> {
+  if (data.pieces.length === 0) return;
+  const stream = client.query(copyFrom(sql));
+  for (const piece of data.pieces) stream.write(piece);
+  stream.end();
+  await finished(stream);
+}
 
+// ---- what a chunk writes ------------------------------------------------------------------------------------
+
+/**
+ * A result id (24 hex digits) as a small integer: its first 30 bits. Two results of a run may share one (about one
+ * pair in a report of 50,000 tests); the writer then takes the second for one it wrote already and merges it in SQL,
+ * which inserts it (counted as new) and stores the same row a COPY would have.
+ */
+const keyOf = (id: string) => Number.parseInt(id.slice(0, 8), 16) & 0x3fffffff;
+
+/** One result of a chunk: the first occurrence of its test gives the fields, later ones add attempts. */
+interface Entry {
+  id: string;
+  testId: string;
+  seq: number;
+  test: NormTest;
+  quarantined: boolean;
+  tags: string[];
+  errorGroupId: string | null;
+  attempts: NormAttempt[];
+  retries: Set<number>;
+}
+
+/** The fields a result takes from its attempts (status of the last, outcome as Playwright computes it). */
+function aggregate(expected: AttemptStatusName, attempts: NormAttempt[]) {
+  if (attempts.length === 0)
+    return { status: 'skipped', outcome: 'skipped', durationMs: 0, startedAt: null, errorMessage: null as string | null };
+  let last = attempts[0]!;
+  let lastFailing: NormAttempt | undefined;
+  let considered = 0;
+  let nonSkipped = 0;
+  let failures = 0;
+  let durationMs = 0;
+  let startedAt: string | null = null;
+  let startedMs = Infinity;
+  for (const a of attempts) {
+    if (a.retry > last.retry) last = a;
+    if (a.errors.length > 0 && (!lastFailing || a.retry > lastFailing.retry)) lastFailing = a;
+    // Interrupted attempts are ignored by the outcome.
+    if (a.status !== 'interrupted') {
+      considered++;
+      if (a.status !== 'skipped') nonSkipped++;
+      if (a.status !== expected) failures++;
+    }
+    durationMs += a.durationMs;
+    if (a.startTime !== undefined) {
+      const ms = Date.parse(a.startTime);
+      if (ms < startedMs) [startedMs, startedAt] = [ms, a.startTime];
+    }
+  }
+  const outcome = nonSkipped === 0 ? 'skipped' : failures === 0 ? 'expected' : failures === considered ? 'unexpected' : 'flaky';
+  return { status: last.status, outcome, durationMs, startedAt, errorMessage: lastFailing ? lastFailing.errors[0]!.message : null };
+}
+
+const RESULT_COLUMNS = `id, run_id, project_id, test_id, seq, file, title_path, project_name, expected_status, status, outcome,
+  duration_ms, attempt_count, quarantined, tags, annotations, location, error_message, error_group_id, started_at, shard`;
+const ATTEMPT_COLUMNS = `result_id, retry, run_id, status, duration_ms, started_at, worker_index, errors, steps, stdout, stderr, attachments`;
+
+function attemptLine(resultId: string, runId: string, a: NormAttempt): string {
+  return [
+    text(resultId),
+    int(a.retry),
+    text(runId),
+    text(a.status),
+    int(a.durationMs),
+    text(a.startTime),
+    int(a.workerIndex),
+    json(a.errors),
+    json(a.steps),
+    json(a.stdout),
+    json(a.stderr),
+    json(a.attachments),
+  ].join('\t');
+}
+
+function resultLine(e: Entry, run: { id: string; projectId: string }): string {
+  const t = e.test;
+  const agg = aggregate(t.expectedStatus, e.attempts);
+  return [
+    text(e.id),
+    text(run.id),
+    text(run.projectId),
+    text(e.testId),
+    int(e.seq),
+    text(t.file),
+    textArray(t.titlePath),
+    text(t.projectName),
+    text(t.expectedStatus),
+    text(agg.status),
+    text(agg.outcome),
+    int(agg.durationMs),
+    int(e.attempts.length),
+    e.quarantined ? 't' : 'f',
+    textArray(e.tags),
+    json(t.annotations),
+    t.location === undefined ? '\\N' : json(t.location),
+    text(agg.errorMessage),
+    text(e.errorGroupId),
+    text(agg.startedAt),
+    int(t.shard),
+  ].join('\t');
+}
+
+/** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */
+interface Batch {
+  groups: { id: string; fingerprint: string; message: string }[];
+  links: { test_id: string; case_ref: string; full_title: string }[];
+  tests: { ids: string[]; files: string[]; titlePaths: string[]; names: string[]; titles: string[] };
+  /** Results new to the run and their attempts, as COPY data (bytes: the tests they came from are dropped at once). */
+  fresh: { count: number; results: CopyData; attempts: CopyData };
+  /** Results the run already has (merged in SQL). */
+  merged: Entry[];
+}
+
+/** What `collect` gathers from a chunk. */
+interface Collected {
+  entries: Entry[];
+  groups: Batch['groups'];
+  links: Batch['links'];
+}
+
+/** Tests written by one call, encoded in advance (see `TestWriter.prepare`). */
+export interface Prepared {
+  tests: number;
+  batches: Batch[];
+}
+
+/**
+ * The writes of one run inside one transaction, a chunk at a time; each call numbers its tests from the run's
+ * highest `seq` on, one number per test handed over. `newRun`: the run was created by this transaction, so it holds
+ * only the results this writer wrote: its tests can be encoded before the previous chunk is written (`prepare`,
+ * then `send`). Any other run is asked which results it has (`write`).
+ */
+export class TestWriter {
+  /** The highest `seq` of the run's results (-1: none), read once, then kept as results are written. */
+  private maxSeq: number | undefined;
+  /**
+   * Results this writer has written or will write (kept only for a new run), by `keyOf`: a small integer per result,
+   * so a report of 80,000 tests keeps ~1 MB here rather than ~6 MB of id strings (a live set that large raised the
+   * heap V8 lets grow before collecting by several times as much).
+   */
+  private readonly written = new Set<number>();
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly run: { id: string; projectId: string },
+    private readonly rules: CompiledRule[],
+    private readonly newRun: boolean,
+  ) {
+    if (newRun) this.maxSeq = -1;
+  }
+
+  /** Encodes `tests` of a new run for `send` (no database work; a text the database cannot store throws here). */
+  async prepare(tests: NormTest[]): Promise<Prepared> {
+    if (!this.newRun) throw new Error('only the tests of a run this transaction created are encoded in advance');
+    let seq = this.maxSeq! + 1;
+    const batches: Batch[] = [];
+    for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
+      const chunk = tests.slice(start, start + CHUNK_SIZE);
+      batches.push(await this.encode(await this.collect(chunk, seq), (id) => this.written.has(keyOf(id))));
+      seq += chunk.length;
+    }
+    return { tests: tests.length, batches };
+  }
+
+  /** Writes what `prepare` encoded. */
+  async send(prepared: Prepared): Promise<IngestOutcome> {
+    const outcome: IngestOutcome = { newResults: 0, tests: prepared.tests, linksQueued: 0 };
+    for (const batch of prepared.batches) {
+      const out = await this.sendBatch(batch);
+      outcome.newResults += out.newResults;
+      outcome.linksQueued += out.linksQueued;
+    }
+    return outcome;
+  }
+
+  /** Encodes and writes `tests`, chunk by chunk, asking the run which results it has. */
+  async write(tests: NormTest[]): Promise<IngestOutcome> {
+    if (this.newRun) return this.send(await this.prepare(tests));
+    if (this.maxSeq === undefined) {
+      const { rows } = await this.client.query('SELECT coalesce(max(seq), -1)::int AS max FROM results WHERE run_id = $1', [this.run.id]);
+      this.maxSeq = rows[0].max as number;
+    }
+    let seq = this.maxSeq + 1;
+    const outcome: IngestOutcome = { newResults: 0, tests: tests.length, linksQueued: 0 };
+    for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
+      const chunk = tests.slice(start, start + CHUNK_SIZE);
+      const entries = await this.collect(chunk, seq);
+      seq += chunk.length;
+      const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
+        entries.entries.map((e) => e.id),
+      ]);
+      const existing = new Set(rows.map((r) => r.id));
+      const out = await this.sendBatch(await this.encode(entries, (id) => existing.has(id)));
+      outcome.newResults += out.newResults;
+      outcome.linksQueued += out.linksQueued;
+    }
+    return outcome;
+  }
+
+  /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
+  private async collect(chunk: NormTest[], seqStart: number): Promise<Collected> {
+    const { run } = this;
+    const entries = new Map<string, Entry>();
+    const groups = new Map<string, { id: string; fingerprint: string; message: string }>();
+    const links: Batch['links'] = [];
+    for (const [i, t] of chunk.entries()) {
+      if (i % SLICE === SLICE - 1) await breathe();
+      const testId = testIdOf(run.projectId, t.file, t.titlePath, t.projectName);
+      const resultId = resultIdOf(run.id, testId);
+      const fullTitle = fullTitleOf(t.titlePath);
+      // The error of the last attempt that failed names the group.
+      const failing = [...t.attempts].sort((a, b) => b.retry - a.retry).find((a) => a.errors.length > 0);
+      const message = failing?.errors[0]?.message;
+      let errorGroupId: string | null = null;
+      if (message) {
+        const fingerprint = fingerprintOf(message);
+        errorGroupId = errorGroupIdOf(run.projectId, fingerprint);
+        groups.set(errorGroupId, { id: errorGroupId, fingerprint, message: message.split('\n')[0]!.slice(0, 1000) });
+      }
+      let entry = entries.get(resultId);
+      if (!entry) {
+        let quarantined = false;
+        const tags = new Set(t.tags);
+        for (const r of this.rules) {
+          if (!r.matches({ file: t.file, fullTitle, tags: t.tags })) continue;
+          if (r.rule.operations.includes('quarantine')) quarantined = true;
+          if (r.rule.operations.includes('tag') && r.rule.tag) tags.add(r.rule.tag);
+        }
+        entry = {
+          id: resultId,
+          testId,
+          seq: seqStart + i,
+          test: t,
+          quarantined,
+          tags: [...tags],
+          errorGroupId,
+          attempts: [],
+          retries: new Set(),
+        };
+        entries.set(resultId, entry);
+      }
+      for (const a of t.attempts) {
+        if (entry.retries.has(a.retry)) continue;
+        entry.retries.add(a.retry);
+        entry.attempts.push(a);
+      }
+      for (const ref of manualCaseRefs(t.annotations, t.tags)) links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
+    }
+    return { entries: [...entries.values()], groups: [...groups.values()], links };
+  }
+
+  /**
+   * Tells new results from those of `known`, and encodes everything before the first statement (a text the database
+   * cannot store refuses the chunk whole). New results count as written from here on.
+   */
+  private async encode(c: Collected, known: (id: string) => boolean): Promise<Batch> {
+    const tests: Batch['tests'] = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
+    const fresh: Batch['fresh'] = { count: 0, results: new CopyData(), attempts: new CopyData() };
+    const merged: Entry[] = [];
+    for (const [i, e] of c.entries.entries()) {
+      if (i % SLICE === SLICE - 1) {
+        fresh.results.seal();
+        fresh.attempts.seal();
+        await breathe();
+      }
+      tests.ids.push(e.testId);
+      tests.files.push(storable(e.test.file));
+      tests.titlePaths.push(arrayLiteral(e.test.titlePath));
+      tests.names.push(storable(e.test.projectName));
+      tests.titles.push(fullTitleOf(e.test.titlePath));
+      if (known(e.id)) {
+        merged.push(e);
+        continue;
+      }
+      fresh.count++;
+      fresh.results.add(resultLine(e, this.run));
+      for (const a of e.attempts) fresh.attempts.add(attemptLine(e.id, this.run.id, a));
+    }
+    for (const e of c.entries) {
+      const written = !known(e.id);
+      if (written && this.newRun) this.written.add(keyOf(e.id));
+      // A new run's merged result may be new after all (another result's key): its number counts as taken too.
+      if (written || this.newRun) this.maxSeq = Math.max(this.maxSeq!, e.seq);
+    }
+    fresh.results.seal();
+    fresh.attempts.seal();
+    return { groups: c.groups, links: c.links, tests, fresh, merged };
+  }
+
+  private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
+    const { client, run } = this;
     await client.query(
       `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
-       SELECT x.id, $2, x.file, ARRAY(SELECT jsonb_array_elements_text(x.title_path)), x.project_name, x.full_title
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, file text, title_path jsonb, project_name text, full_title text)
+       SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
+         FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, file, title_path, project_name, full_title)
        ON CONFLICT (id) DO NOTHING`,
-      [JSON.stringify(p.tests), run.projectId],
+      [b.tests.ids, run.projectId, b.tests.files, b.tests.titlePaths, b.tests.names, b.tests.titles],
     );
-    if (p.groups.size > 0) {
+    if (b.groups.length > 0) {
       await client.query(
         `INSERT INTO error_groups (id, project_id, fingerprint, message)
          SELECT x.id, $2, x.fingerprint, x.message
            FROM jsonb_to_recordset($1::jsonb) AS x(id text, fingerprint text, message text)
          ON CONFLICT (project_id, fingerprint) DO NOTHING`,
-        [JSON.stringify([...p.groups.values()]), run.projectId],
+        [JSON.stringify(b.groups), run.projectId],
       );
     }
-    const { rows: inserted } = await client.query(
+    await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
+    await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
+    const mergedNew = b.merged.length > 0 ? await this.merge(b.merged) : 0;
+
+    let linksQueued = 0;
+    if (b.links.length > 0) {
+      const { rowCount } = await client.query(
+        `INSERT INTO manual_links (project_id, test_id, case_ref, full_title)
+         SELECT $2, x.test_id, x.case_ref, x.full_title FROM jsonb_to_recordset($1::jsonb) AS x(test_id text, case_ref text, full_title text)
+         ON CONFLICT DO NOTHING`,
+        [JSON.stringify(b.links), run.projectId],
+      );
+      linksQueued = rowCount ?? 0;
+    }
+    return { newResults: b.fresh.count + mergedNew, linksQueued };
+  }
+
+  /** Results the run has already: fields merged, attempts added (idempotent per retry), status and outcome recomputed. */
+  private async merge(entries: Entry[]): Promise<number> {
+    const { client, run } = this;
+    const { rows: upserted } = await client.query(
       `INSERT INTO results (id, run_id, project_id, test_id, seq, file, title_path, project_name, expected_status, quarantined,
          tags, annotations, location, error_group_id, shard)
        SELECT x.id, $2, $3, x.test_id, x.seq, x.file, ARRAY(SELECT jsonb_array_elements_text(x.title_path)), x.project_name,
@@ -146,9 +445,28 @@ export async function writeTests(
          error_group_id = coalesce(EXCLUDED.error_group_id, results.error_group_id),
          shard = coalesce(EXCLUDED.shard, results.shard)
        RETURNING (xmax = 0) AS inserted`,
-      [JSON.stringify(p.results), run.id, run.projectId],
+      [
+        JSON.stringify(
+          entries.map((e) => ({
+            id: e.id,
+            test_id: e.testId,
+            seq: e.seq,
+            file: e.test.file,
+            title_path: e.test.titlePath,
+            project_name: e.test.projectName,
+            expected_status: e.test.expectedStatus,
+            quarantined: e.quarantined,
+            tags: e.tags,
+            annotations: e.test.annotations,
+            location: e.test.location ?? null,
+            error_group_id: e.errorGroupId,
+            shard: e.test.shard ?? null,
+          })),
+        ),
+        run.id,
+        run.projectId,
+      ],
     );
-    outcome.newResults += inserted.filter((r) => r.inserted).length;
     await client.query(
       `INSERT INTO attempts (result_id, retry, run_id, status, duration_ms, started_at, worker_index, errors, steps, stdout, stderr, attachments)
        SELECT x.result_id, x.retry, $2, x.status, x.duration_ms, x.started_at, x.worker_index, x.errors, x.steps, x.stdout, x.stderr,
@@ -156,7 +474,26 @@ export async function writeTests(
          FROM jsonb_to_recordset($1::jsonb) AS x(result_id text, retry int, status text, duration_ms bigint, started_at timestamptz,
               worker_index int, errors jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb)
        ON CONFLICT (result_id, retry) DO NOTHING`,
-      [JSON.stringify(p.attempts), run.id],
+      [
+        JSON.stringify(
+          entries.flatMap((e) =>
+            e.attempts.map((a) => ({
+              result_id: e.id,
+              retry: a.retry,
+              status: a.status,
+              duration_ms: a.durationMs,
+              started_at: a.startTime ?? null,
+              worker_index: a.workerIndex ?? null,
+              errors: a.errors,
+              steps: a.steps,
+              stdout: a.stdout,
+              stderr: a.stderr,
+              attachments: a.attachments,
+            })),
+          ),
+        ),
+        run.id,
+      ],
     );
     // Status = the last attempt's; outcome as Playwright computes it (interrupted attempts ignored).
     await client.query(
@@ -184,17 +521,8 @@ export async function writeTests(
           WHERE t.result_id = ANY($1::text[])
           GROUP BY t.result_id) a
       WHERE r.id = a.result_id`,
-      [p.resultIds],
+      [entries.map((e) => e.id)],
     );
-    if (p.links.length > 0) {
-      const { rowCount } = await client.query(
-        `INSERT INTO manual_links (project_id, test_id, case_ref, full_title)
-         SELECT $2, x.test_id, x.case_ref, x.full_title FROM jsonb_to_recordset($1::jsonb) AS x(test_id text, case_ref text, full_title text)
-         ON CONFLICT DO NOTHING`,
-        [JSON.stringify(p.links), run.projectId],
-      );
-      outcome.linksQueued += rowCount ?? 0;
-    }
+    return upserted.filter((r) => r.inserted).length;
   }
-  return outcome;
 }
