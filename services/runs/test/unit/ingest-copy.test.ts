@@ -4,16 +4,15 @@
  * as before; a chunk's writes go on while the next is read, and a failed write is still the report's error. Reports
  * are read by the scanner, and by the token parser when the scanner finds a problem: both hand over the same tests.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { withTransaction } from '@assay/db';
-import { decodePrincipal, encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
+import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { resultIdOf, testIdOf } from '../../src/domain/identity';
-import { httpRoutes } from '../../src/routes';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
 import { TestWriter } from '../../src/store/ingest';
 import { insertRun } from '../../src/store/test-runs';
-import { runsUnit, writer, type RunsUnit } from './support';
+import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
 let app: FastifyInstance;
@@ -21,12 +20,7 @@ const P = '7'.repeat(24);
 
 beforeAll(async () => {
   u = await runsUnit('runs_ingest_copy', { INGEST_BODY_LIMIT_BYTES: String(16 * 1024 * 1024) });
-  app = Fastify();
-  app.addHook('onRequest', async (request) => {
-    request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
-  });
-  await app.register(async (scope) => httpRoutes(scope, u.w));
-  await app.ready();
+  app = await httpApp(u);
 });
 afterAll(async () => {
   await app.close();

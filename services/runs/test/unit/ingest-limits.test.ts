@@ -8,14 +8,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { decodePrincipal, encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { REPORT_SHAPE_LIMITS } from '@assay/contracts/runs/values';
-import { httpRoutes } from '../../src/routes';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { Slots, spoolBody, SPOOL_MEMORY_BYTES } from '../../src/ingest/spool';
 import { readPlaywrightReport } from '../../src/ingest/stream';
-import { failure, runsUnit, writer, type RunsUnit } from './support';
+import { failure, httpApp, runsUnit, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
 let app: FastifyInstance;
@@ -28,12 +27,7 @@ beforeAll(async () => {
     INGEST_SPOOL_DIR: spoolDir,
     INGEST_MAX_LARGE_UPLOADS: '1',
   });
-  app = Fastify();
-  app.addHook('onRequest', async (request) => {
-    request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
-  });
-  await app.register(async (scope) => httpRoutes(scope, u.w));
-  await app.ready();
+  app = await httpApp(u);
 });
 afterAll(async () => {
   await app.close();

@@ -4,14 +4,13 @@
  * one-shot Playwright and JUnit reports, the compatibility upload, the skip list, every refusal with its status
  * and detail path, and the outbox rows and wake-ups each write leaves behind.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { decodePrincipal, encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { RuleOperation } from '@assay/proto/assay/runs/v1/runs_pb';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { as, principal } from '@assay/testkit';
-import { httpRoutes } from '../../src/routes';
 import { pendingEvents } from '../../src/store/outbox';
-import { runsUnit, writer, type RunsUnit } from './support';
+import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
 let app: FastifyInstance;
@@ -22,13 +21,7 @@ beforeAll(async () => {
   u = await runsUnit('runs_ingest', { INGEST_BODY_LIMIT_BYTES: '4096' });
   u.w.onEvents(() => wakes.events++);
   u.w.onLinks(() => wakes.links++);
-  // As the service kit mounts the routes: the caller principal from its header.
-  app = Fastify();
-  app.addHook('onRequest', async (request) => {
-    request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
-  });
-  await app.register(async (scope) => httpRoutes(scope, u.w));
-  await app.ready();
+  app = await httpApp(u);
 });
 afterAll(async () => {
   await app.close();

@@ -4,17 +4,29 @@
  * internal HTTP port runs (normalizer + Ingestion), so every read is tested against data written the real way.
  */
 import { Code, ConnectError } from '@connectrpc/connect';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { fromConnectError, isAppError, toConnectError } from '@assay/errors';
 import { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
-import { formatCallers, type Clock, type Principal } from '@assay/service-kit';
+import { decodePrincipal, formatCallers, PRINCIPAL_HEADER, type Clock, type Principal } from '@assay/service-kit';
 import { inMemoryClient, principal, testContext, testSchema, type TestSchema } from '@assay/testkit';
 import { loadRunsConfig } from '../../src/config';
-import { routes } from '../../src/routes';
+import { httpRoutes, routes } from '../../src/routes';
 import { MIGRATIONS_DIR } from '../../src/service';
 import { wire, type Overrides, type Wiring } from '../../src/wiring';
 import { Ingestion } from '../../src/ingest/ingestion';
 import { normalizeMetadata } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
+
+/** The service's internal HTTP routes mounted as the service kit mounts them: the caller principal from its header. */
+export async function httpApp(u: RunsUnit): Promise<FastifyInstance> {
+  const app = Fastify();
+  app.addHook('onRequest', async (request) => {
+    request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
+  });
+  await app.register(async (scope) => httpRoutes(scope, u.w));
+  await app.ready();
+  return app;
+}
 
 /** A JSON body as the service reads it: bytes, parsed as a stream. */
 export const bytes = (body: unknown) => [Buffer.from(JSON.stringify(body))];
