@@ -11,6 +11,5 @@ const HEAD = Buffer.from('{"success":true,"data":');
 
 export function sendJsonPage(reply: FastifyReply, itemsJson: Uint8Array, pagination: PaginationValue): FastifyReply {
   const tail = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
-  const items = itemsJson.length > 0 ? itemsJson : Buffer.from('[]');
-  return reply.type('application/json; charset=utf-8').send(Buffer.concat([HEAD, items, tail]));
+  return reply.type('application/json; charset=utf-8').send(Buffer.concat([HEAD, itemsJson, tail]));
 }

@@ -64,6 +64,8 @@ const detail = {
 };
 
 let h: Harness;
+/** The runs service answers as one from before ListRuns' `json` field (it ignores it). */
+let olderRuns = false;
 beforeAll(async () => {
   h = await gatewayHarness({
     runs: {
@@ -71,7 +73,7 @@ beforeAll(async () => {
         const runs = [snapshot(), snapshot({ id: 's'.repeat(24), status: RunStatus.RUNNING, endTime: undefined })];
         const page = { page: 2, limit: 10, total: 12n };
         // Asked for JSON, the service renders the public list itself (runs' toRunJson, held equal to this there).
-        return req.json
+        return req.json && !olderRuns
           ? { runsJson: Buffer.from(JSON.stringify(runs.map((r) => runSnapshotToJson(create(RunSnapshotSchema, r))))), page }
           : { runs, page };
       },
@@ -130,6 +132,19 @@ describe('test-runs routes', () => {
     await h.request({ method: 'GET', url: `${P()}/test-runs` });
     expect(h.calls[1]!.request).toMatchObject({ page: { page: 1, limit: 10 } });
     expect(h.calls[1]!.request).not.toHaveProperty('startTime');
+  });
+
+  it('list: a runs service from before the `json` field (a rolling upgrade) answers snapshots, mapped as before', async () => {
+    const current = (await h.request({ method: 'GET', url: `${P()}/test-runs` })).json();
+    olderRuns = true;
+    try {
+      const res = await h.request({ method: 'GET', url: `${P()}/test-runs` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(current);
+      expect(res.json().data).toHaveLength(2);
+    } finally {
+      olderRuns = false;
+    }
   });
 
   it('list: the web app filters (branch, environment, status) reach the service, the status as the proto enum', async () => {

@@ -95,7 +95,10 @@ export default async function testRunRoutes(fastify: FastifyInstance) {
         },
         request.callOptions(),
       );
-      return sendJsonPage(reply, res.runsJson, pagination(p, limit, Number(res.page?.total ?? 0)));
+      const info = pagination(p, limit, Number(res.page?.total ?? 0));
+      // No bytes (not even `[]`): a runs service older than the `json` field (a rolling upgrade) answered `runs`.
+      if (res.runsJson.length === 0) return page(res.runs.map(runSnapshotToJson), info);
+      return sendJsonPage(reply, res.runsJson, info);
     },
   );
 
