@@ -7,6 +7,7 @@
  * revoked from the account.
  */
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { Role } from '@assay/proto/assay/identity/v1/identity_pb';
 import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 
@@ -55,6 +56,20 @@ async function invitedUser(t: Tenant, role: 'owner' | 'member' | 'viewer') {
   const token = new URL(invitation.url).hash.replace(/^#token=/, '');
   return { email, userId, invitation, token };
 }
+
+/**
+ * The gateway also limits sign-in attempts per client address (50 per 15 minutes), and every test file signs in
+ * from 127.0.0.1 through the one shared gateway and Redis: in a full run the address's bucket could be used up
+ * before this file's per-account tests, which then saw 429 too early. Each test here starts with it empty.
+ */
+beforeEach(async () => {
+  const redis = new Redis(testSystem().infra.REDIS_URL);
+  try {
+    await redis.del('assay:login:ip:127.0.0.1');
+  } finally {
+    redis.disconnect();
+  }
+});
 
 let t: Tenant;
 beforeAll(async () => {
