@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Health } from '@assay/proto/grpc/health/v1/health_pb';
 import { createLogger, type Logger } from '@assay/logger';
-import { collectStreamBuffers, createMetrics, createRpcClient } from '@assay/service-kit';
+import { boundMemory, createMetrics, createRpcClient } from '@assay/service-kit';
 import { buildApp } from './app';
 import type { GatewayConfig } from './config';
 import { Authenticator } from './auth/authenticator';
@@ -37,7 +37,7 @@ export interface RunningGateway {
 
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  collectStreamBuffers();
+  boundMemory();
   // No offline queue: when Redis is down a command fails at once instead of holding the request.
   const redis = new Redis(config.REDIS_URL, {
     enableOfflineQueue: false,

@@ -21,7 +21,7 @@ import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
 import { createMetrics, type Metrics } from './metrics';
-import { collectStreamBuffers } from './memory';
+import { boundMemory } from './memory';
 import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
 import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
@@ -151,7 +151,7 @@ export function handlerInterceptors(logger: Logger): Interceptor[] {
 export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {
   const { config } = def;
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  collectStreamBuffers();
+  boundMemory();
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
 
