@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3Server, type S3Server } from '@assay/testkit';
 import { FilesystemStore, ObjectTooLarge, type ObjectStore } from '../src';
 import { S3Store } from '../src/s3';
@@ -64,6 +65,18 @@ describe.each(['filesystem', 's3'])('%s store', (kind) => {
     expect(sha(await bytes(got!.body))).toBe(sha(data));
   });
 
+  it('stores objects of exactly two parts and of no bytes', async () => {
+    for (const [key, data] of [
+      ['projects/p1/artifacts/two', randomBytes(10 * 1024 * 1024)],
+      ['projects/p1/artifacts/empty', Buffer.alloc(0)],
+    ] as const) {
+      const put = await store().put(key, chunked(data), { contentType: 'application/octet-stream', maxBytes: 64 * 1024 * 1024 });
+      expect(put).toEqual({ size: data.length, sha256: sha(data) });
+      const got = await store().get(key);
+      expect(sha(await bytes(got!.body))).toBe(sha(data));
+    }
+  });
+
   it('reads a byte range and reports the whole size', async () => {
     const data = Buffer.from('0123456789abcdefghij');
     await store().put('projects/p1/artifacts/range', chunked(data, 3), { contentType: 'text/plain', maxBytes: 100 });
@@ -80,6 +93,17 @@ describe.each(['filesystem', 's3'])('%s store', (kind) => {
     expect(await store().get('projects/p1/artifacts/big')).toBeNull();
     if (kind === 'filesystem')
       expect(fs.readdirSync(path.join(fsRoot, 'projects', 'p1', 'artifacts')).filter((f) => f.includes('.part-'))).toEqual([]);
+    else {
+      // Its first part was stored before the limit was passed: the multipart upload is aborted, not left open.
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      });
+      const open = await client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket }));
+      expect(open.Uploads ?? []).toEqual([]);
+    }
   });
 
   it('answers null for a missing object and deletes objects (missing ones too)', async () => {
