@@ -54,7 +54,7 @@ export function createRpcClient<T extends DescService>(service: T, opts: RpcClie
     baseUrl: opts.baseUrl,
     // The Connect protocol rather than gRPC (servers speak both; the probes use gRPC): a unary call is one request
     // and one answer, no envelopes, no trailers, and Connect serves it without its streaming pipeline: a quarter
-    // less CPU a call on each side (issue 19; with the wide windows below, about half).
+    // less CPU a call on each side (issue 19; with the wide windows below, about half: `make bench BENCH=rpc`).
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager: new WideWindowSessionManager(
