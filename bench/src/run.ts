@@ -6,6 +6,7 @@ import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
 import * as reads from './reads';
 import * as reports from './reports';
+import * as rpc from './rpc';
 import * as web from './web';
 import * as webhookFanout from './webhook-fanout';
 
@@ -17,6 +18,7 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
   'ingest-memory': ingestMemory,
   reads,
   reports,
+  rpc,
   web,
   'webhook-fanout': webhookFanout,
 };

@@ -14,11 +14,25 @@ export const INTERNAL_AUTH_HEADER = 'authorization';
 /** The name of the admin CLI's credential: the only caller admin RPCs accept. */
 export const ADMIN_CALLER = 'admin';
 
+/**
+ * Headers already found to name a caller, by caller list: every RPC carries one, and a map lookup costs less than a
+ * SHA-256 each call. Only headers of listed credentials are kept, so a list's cache holds at most one per caller.
+ */
+const knownHeaders = new WeakMap<Callers, Map<string, string>>();
+
 /** The caller a presented Authorization header names, or undefined when it is not a known credential. */
 export function callerOf(header: string | null | undefined, callers: Callers): string | undefined {
   if (!header || !header.startsWith('Bearer ')) return undefined;
+  let known = knownHeaders.get(callers);
+  const hit = known?.get(header);
+  if (hit !== undefined) return hit;
   // A lookup by hash: comparing digests leaks nothing about the credentials themselves.
-  return callers.get(credentialHash(header.slice('Bearer '.length)));
+  const caller = callers.get(credentialHash(header.slice('Bearer '.length)));
+  if (caller !== undefined) {
+    if (!known) knownHeaders.set(callers, (known = new Map()));
+    known.set(header, caller);
+  }
+  return caller;
 }
 
 export const callerKey = createContextKey<string | undefined>(undefined, { description: 'internal caller name' });

@@ -24,6 +24,7 @@ import { createMetrics, type Metrics } from './metrics';
 import { boundMemory } from './memory';
 import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
+import { RPC_CONNECTION_WINDOW, RPC_STREAM_WINDOW } from './clients';
 import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
 /** Settings every service has (see `serviceSettings` in @assay/config). */
@@ -201,9 +202,11 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
     readMaxBytes: 64 * 1024 * 1024,
     shutdownSignal: shutdownController.signal,
   });
-  const rpcServer = http2.createServer({}, handler);
+  // The receive windows of clients.ts, for what callers send (RPC_STREAM_WINDOW there says why).
+  const rpcServer = http2.createServer({ settings: { initialWindowSize: RPC_STREAM_WINDOW } }, handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   rpcServer.on('session', (s) => {
+    s.setLocalWindowSize(RPC_CONNECTION_WINDOW);
     sessions.add(s);
     s.on('close', () => sessions.delete(s));
   });

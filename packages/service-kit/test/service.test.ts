@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
 import { Health, HealthCheckResponse_ServingStatus as Status } from '@assay/proto/grpc/health/v1/health_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { componentScript, freePorts, waitUntil } from '@assay/testkit';
@@ -86,6 +87,10 @@ describe('service bootstrap', () => {
     expect(await status()).toBe(Status.SERVING);
     expect((await health().check({ service: 'probe' })).status).toBe(Status.SERVING);
     await expect(health().check({ service: 'nope' })).rejects.toMatchObject({ code: Code.NotFound });
+    // Over the gRPC protocol too, as the kubelet's native probes ask (the RPC clients speak the Connect protocol).
+    const grpc = createClient(Health, createGrpcTransport({ baseUrl: `http://127.0.0.1:${svc.rpcPort}` }));
+    expect((await grpc.check({ service: 'liveness' })).status).toBe(Status.SERVING);
+    expect((await grpc.check({ service: '' })).status).toBe(Status.SERVING);
     const ready = await fetch(`http://127.0.0.1:${svc.httpPort}/readyz`);
     expect(ready.status).toBe(200);
   });
