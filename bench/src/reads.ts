@@ -61,7 +61,14 @@ const cpuParts = (f: Figures) =>
 
 async function startBaseline(databaseUrl: string, publicUrl: string): Promise<{ url: string; pid?: number; stop: () => void }> {
   const child = spawn(process.execPath, [...NODE_FLAGS, path.join(__dirname, 'baseline-server.js')], {
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PUBLIC_UI_URL: publicUrl, PORT: '0' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PUBLIC_UI_URL: publicUrl,
+      PORT: '0',
+      // Profiled like the system's processes (lib.ts) when BENCH_CPU_PROF is set.
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
