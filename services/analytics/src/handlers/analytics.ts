@@ -5,7 +5,9 @@ import {
   GetSummaryResponseSchema,
   GetTestPerformanceResponseSchema,
   type AnalyticsService,
+  type GetSummaryResponse,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { summaryToJson } from '@assay/contracts/analytics/analytics';
 import type { Pool } from '@assay/db';
 import { TOP_TESTS, type WindowDays } from '@assay/contracts/analytics/values';
 import { windowDays } from '../domain/days';
@@ -56,17 +58,21 @@ export function analyticsHandlers({
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const from = until - days + 1;
+      // With `json` the public summary itself, which the gateway passes on as it is (cached as bytes too).
+      const answer = (s: GetSummaryResponse) => (req.json ? { summaryJson: Buffer.from(JSON.stringify(summaryToJson(s, days))) } : s);
       if (!state) {
         const none = emptyAgg();
-        return {
-          window: windowOf(from, until),
-          runs: runCountsMsg(emptyRunCounts()),
-          stats: outcomeStats(none),
-          durations: durations(none, percentilesOf(none.hist)),
-          trend: fillDays(from, until, [], []).map(dayTrend),
-        };
+        return answer(
+          create(GetSummaryResponseSchema, {
+            window: windowOf(from, until),
+            runs: runCountsMsg(emptyRunCounts()),
+            stats: outcomeStats(none),
+            durations: durations(none, percentilesOf(none.hist)),
+            trend: fillDays(from, until, [], []).map(dayTrend),
+          }),
+        );
       }
-      return cache.get(cacheKey(state, 'summary', days), () => summaryOf(db, state.key, days, from, until));
+      return cache.get(cacheKey(state, 'summary', days, req.json), async () => answer(await summaryOf(db, state.key, days, from, until)));
     },
 
     async getTestPerformance(req) {
