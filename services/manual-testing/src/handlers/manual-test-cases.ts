@@ -157,7 +157,7 @@ const gherkinStepJson = (s: GherkinStepData, i: number): GherkinStepJson => ({
  * encoding, decoding and mapping it took ~15 % of this service's and ~40 % of the gateway's CPU on that read,
  * issue 19; a unit test holds the two equal).
  */
-export function toCaseListItemJson(r: CaseRow, linked: LinkedTestRow[]): CaseListItemJson {
+function toCaseListItemJson(r: CaseRow, linked: LinkedTestRow[]): CaseListItemJson {
   return {
     _id: r.id,
     caseId: `TC-${r.number}`,
