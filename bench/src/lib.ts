@@ -10,24 +10,38 @@ export interface BenchSystem {
   close(): Promise<void>;
 }
 
+/** BENCH_CPU_PROF=<dir>: every process writes a V8 CPU profile there when it stops (open in Chrome DevTools). */
+function profiled(envFor?: Record<string, Record<string, string>>): Record<string, Record<string, string>> | undefined {
+  const prof = process.env.BENCH_CPU_PROF;
+  if (!prof) return envFor;
+  const options = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(prof)}` };
+  return Object.fromEntries(PROCESSES.map((p) => [p.name, { ...options, ...envFor?.[p.name] }]));
+}
+
 export async function benchSystem(envFor?: Record<string, Record<string, string>>): Promise<BenchSystem> {
   const infra = await startInfra();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
-  const ports = await allocatePorts();
-  // URLs the system answers (deep links, signed artifact URLs) point at its own gateway.
-  const env = { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` };
-  // BENCH_CPU_PROF=<dir>: every process writes a V8 CPU profile there when it stops (open in Chrome DevTools).
-  const prof = process.env.BENCH_CPU_PROF;
-  if (prof) {
-    const options = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(prof)}` };
-    envFor = Object.fromEntries(PROCESSES.map((p) => [p.name, { ...options, ...envFor?.[p.name] }]));
+  // A port taken meanwhile by another program on this shared machine fails a process's start: once more on fresh
+  // ports, and never leaving the infrastructure running.
+  let system: RunningSystem | undefined;
+  for (let attempt = 1; !system; attempt++) {
+    const ports = await allocatePorts();
+    // URLs the system answers (deep links, signed artifact URLs) point at its own gateway.
+    const env = { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` };
+    system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor: profiled(envFor), ports, env }).catch(
+      async (err: unknown) => {
+        if (attempt < 2) return undefined;
+        await infra.stop();
+        throw err;
+      },
+    );
   }
-  const system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor, ports, env });
+  const running = system;
   return {
     infra,
-    system,
+    system: running,
     async close() {
-      await system.stop();
+      await running.stop();
       await infra.stop();
     },
   };

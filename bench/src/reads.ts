@@ -1,17 +1,32 @@
 /**
  * Reads through a service against the single-process baseline (bench/src/baseline-server.ts: the same SQL, the
- * same JSON, one process), on the same database in the same run: `GET /{p}/test-runs?limit=50` over 200 runs at
- * 16 and 50 connections (throughput, p99) and at one connection (p50). Goals (issue 19): ≥ 0.7× the baseline's
- * throughput, p99 ≤ 1.5× its p99, p50 at one connection ≤ 2× its p50. autocannon drives both.
+ * same JSON, one process), on the same database in the same run, for three endpoints, each in its own project
+ * seeded through the public API:
  *
- *   make bench BENCH=reads      (BENCH_SECONDS=10 per measurement)
+ * - `GET /{p}/test-runs?limit=50` over 200 runs;
+ * - `GET /{p}/manual-test-cases?limit=50` over 250 cases in 5 suites (3–6 classic steps, some with sub-steps, tags,
+ *   custom fields; cases TC-1…TC-30 linked to two automated tests each by an ingested Playwright report): the list
+ *   the web app's test-case page and the MCP's list tool read, the spec's richest list item (§2.3);
+ * - `GET /{p}/analytics/summary?days=30` over 90 Playwright reports of 300 tests (27,000 results over 30 days,
+ *   folded by the analytics consumer): the web app's analytics page. Measured with the analytics answer cache off
+ *   (ANALYTICS_READ_CACHE_ENTRIES=0): every finished run bumps the read model's version and so empties it, and
+ *   the read path worth measuring is the one that runs the SQL; the baseline has no cache either.
+ *
+ * For each: throughput and p99 at 16 and 50 connections, p50 at one connection, CPU ms per request of every
+ * process (cpu.ts). Goals (issue 19): ≥ 0.7× the baseline's throughput, p99 ≤ 1.5× its p99, p50 at one
+ * connection ≤ 2× its p50. autocannon drives both.
+ *
+ *   make bench BENCH=reads      (BENCH_SECONDS=10 per measurement; BENCH_READS=runs,cases,summary to choose)
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Admin, Api, NODE_FLAGS } from '@assay/testkit';
+import { createRpcClient } from '@assay/service-kit';
+import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { Admin, Api, NODE_FLAGS, type Tenant } from '@assay/testkit';
+import { report, testDefs } from './analytics';
 import { cpuMeter, pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
-import { benchSystem } from './lib';
+import { benchSystem, type BenchSystem } from './lib';
 
 interface Figures {
   perSecond: number;
@@ -22,11 +37,13 @@ interface Figures {
   cpu: Record<string, number>;
 }
 
-async function load(
-  target: { url: string; headers?: Record<string, string>; cpu: CpuGroup[] },
-  connections: number,
-  seconds: number,
-): Promise<Figures> {
+interface Target {
+  url: string;
+  headers?: Record<string, string>;
+  cpu: CpuGroup[];
+}
+
+async function load(target: Target, connections: number, seconds: number): Promise<Figures> {
   const meter = cpuMeter(target.cpu);
   const r = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
   const used = meter();
@@ -44,7 +61,14 @@ const cpuParts = (f: Figures) =>
 
 async function startBaseline(databaseUrl: string, publicUrl: string): Promise<{ url: string; pid?: number; stop: () => void }> {
   const child = spawn(process.execPath, [...NODE_FLAGS, path.join(__dirname, 'baseline-server.js')], {
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PUBLIC_UI_URL: publicUrl, PORT: '0' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PUBLIC_UI_URL: publicUrl,
+      PORT: '0',
+      // Profiled like the system's processes (lib.ts) when BENCH_CPU_PROF is set.
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -59,61 +83,226 @@ async function startBaseline(databaseUrl: string, publicUrl: string): Promise<{ 
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
+async function must(res: Promise<{ status: number; text: string }>, what: string, status = 201): Promise<void> {
+  const r = await res;
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+async function waitFor(what: string, done: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Uploads a Playwright JSON report (`report()` of analytics.ts) as a CI run would. */
+const ingest = (api: Api, projectId: string, body: unknown) =>
+  must(
+    api.request('POST', `/api/v1/ingest/${projectId}/playwright`, {
+      rawBody: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    }),
+    'playwright ingestion',
+  );
+
+async function seedRuns(api: Api, t: Tenant): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const started = await api.post(`/api/v1/ingest/${t.projectId}/runs`, { metadata: { branch: i % 2 ? 'main' : 'dev' }, totalTests: 10 });
+    if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
+    await api.post(`/api/v1/ingest/${t.projectId}/runs/${started.body.data.runId}/finish`, {});
+  }
+}
+
+const CASES_PER_SUITE = 50;
+const SUITES = ['Checkout', 'Accounts', 'Search', 'Payments', 'Notifications'];
+const LINKED_CASES = 30;
+
+async function seedCases(api: Api, t: Tenant): Promise<void> {
+  const P = `/${t.projectId}`;
+  for (const name of SUITES) await must(api.post(`${P}/manual-test-suites`, { name, description: `${name} flows` }), 'suite');
+  const words = 'open the page fill in the form with valid data submit and check the confirmation message appears'.split(' ');
+  const text = (i: number, n: number) => Array.from({ length: n }, (_, k) => words[(i + k) % words.length]).join(' ');
+  for (let i = 0; i < SUITES.length * CASES_PER_SUITE; i++) {
+    const steps = Array.from({ length: 3 + (i % 4) }, (_, s) => ({
+      action: text(i + s, 8),
+      expectedResult: text(i + s + 3, 6),
+      data: s === 0 ? `user-${i}@example.com` : '',
+      subSteps: s === 1 ? [{ action: text(i, 5) }, { action: text(i + 1, 5) }] : [],
+    }));
+    await must(
+      api.post(`${P}/manual-test-cases`, {
+        title: `${SUITES[i % SUITES.length]}: ${text(i, 6)} #${i}`,
+        suiteName: SUITES[i % SUITES.length],
+        description: `<p>${text(i, 30)}</p>`,
+        preconditions: text(i + 2, 12),
+        postconditions: i % 3 ? '' : text(i + 4, 8),
+        testStepsDeclarationType: 'Classic',
+        steps,
+        priority: ['critical', 'high', 'medium', 'low'][i % 4],
+        severity: ['blocker', 'critical', 'major', 'normal', 'minor'][i % 5],
+        type: ['smoke', 'regression', 'functional', 'e2e'][i % 4],
+        tags: ['smoke', 'regression', 'release', 'mobile'].slice(0, 1 + (i % 3)).join(','),
+        customFields: { component: SUITES[i % SUITES.length]!.toLowerCase(), owner: `team-${i % 4}` },
+      }),
+      'case',
+    );
+  }
+  // Automated tests annotated with TC-1…TC-30 (two each): the runs service links them to the cases.
+  const defs = testDefs(LINKED_CASES * 2);
+  const body = report(defs, Date.now() - 3_600_000, 1);
+  for (const s of body.suites)
+    for (const spec of s.specs as { title: string; tests: { annotations: unknown[] }[] }[]) {
+      const i = Number(spec.title.split(' ')[1]);
+      spec.tests[0]!.annotations = [{ type: 'issue', description: `TC-${(i % LINKED_CASES) + 1}` }];
+    }
+  await ingest(api, t.projectId, { ...body, metadata: { git: { branch: 'main' }, environment: 'ci' } });
+  await waitFor('the manual case links', async () => {
+    const res = await api.get(`${P}/manual-test-cases?limit=50`);
+    return res.body.data.filter((c: { linkedTests: unknown[] }) => c.linkedTests.length === 2).length === LINKED_CASES;
+  });
+}
+
+const SUMMARY_RUNS = 90;
+const SUMMARY_TESTS = 300;
+
+async function seedSummary(api: Api, t: Tenant, bench: BenchSystem): Promise<void> {
+  const sys = bench.system;
+  const defs = testDefs(SUMMARY_TESTS);
+  const branches = ['main', 'main', 'release', 'feature/a', 'feature/b'];
+  const now = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 3 }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= SUMMARY_RUNS) return;
+        const startMs = now - 29.5 * 86_400_000 + (i / SUMMARY_RUNS) * 29.4 * 86_400_000;
+        await ingest(api, t.projectId, {
+          ...report(defs, startMs, 1000 + i),
+          metadata: {
+            git: { branch: branches[i % branches.length], commit: { hash: `h${i}`, message: `commit ${i}`, author: `dev${i % 6}` } },
+            environment: i % 3 === 0 ? 'production' : 'staging',
+            tags: i % 10 === 0 ? ['nightly'] : [],
+          },
+        });
+      }
+    }),
+  );
+  const admin = createRpcClient(AnalyticsAdminService, {
+    baseUrl: `http://127.0.0.1:${sys.ports.services.analytics!.rpcPort}`,
+    internalToken: sys.internalToken,
+    timeoutMs: 60_000,
+  });
+  await waitFor(
+    'the analytics read model',
+    async () => Number((await admin.getReadModelStatus({ projectId: t.projectId })).runs) >= SUMMARY_RUNS,
+  );
+}
+
+interface Endpoint {
+  key: string;
+  title: string;
+  /** The path below /api/v1/public/{projectId}. */
+  path: string;
+  /** The service process the gateway calls for it. */
+  service: string;
+  seed(api: Api, t: Tenant, bench: BenchSystem): Promise<void>;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { key: 'runs', title: 'GET /{p}/test-runs?limit=50, 200 runs', path: '/test-runs?limit=50', service: 'runs', seed: seedRuns },
+  {
+    key: 'cases',
+    title: `GET /{p}/manual-test-cases?limit=50, ${SUITES.length * CASES_PER_SUITE} cases`,
+    path: '/manual-test-cases?limit=50',
+    service: 'manual-testing',
+    seed: seedCases,
+  },
+  {
+    key: 'summary',
+    title: `GET /{p}/analytics/summary?days=30, ${SUMMARY_RUNS} runs × ${SUMMARY_TESTS} tests, answer cache off`,
+    path: '/analytics/summary?days=30',
+    service: 'analytics',
+    seed: seedSummary,
+  },
+];
+
+/** One endpoint: same answer from both, a warm-up, then the table (16 and 50 connections, p50 at 1, CPU). */
+async function measure(
+  e: Endpoint,
+  t: Tenant,
+  bench: BenchSystem,
+  baseline: { url: string; pid?: number },
+  seconds: number,
+): Promise<string> {
+  const postgres = postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port));
+  const pid = (name: string) => pidGroup(name, bench.system.processes.get(name)?.child.pid);
+  const path_ = `/api/v1/public/${t.projectId}${e.path}`;
+  const assay: Target = {
+    url: `${bench.system.gatewayUrl}${path_}`,
+    headers: { authorization: `Bearer ${t.token}` },
+    cpu: [pid('gateway'), pid(e.service), pid('identity'), postgres, redisGroup(Number(new URL(bench.infra.env.REDIS_URL).port))],
+  };
+  const base: Target = { url: `${baseline.url}${path_}`, headers: {}, cpu: [pidGroup('baseline', baseline.pid), postgres] };
+  // Same answer from both (the baseline is the same work, not less).
+  const [a, b] = await Promise.all([fetch(assay.url, { headers: assay.headers }), fetch(base.url)]);
+  const [at, bt] = [await a.text(), await b.text()];
+  const [ad, bd] = [JSON.stringify((JSON.parse(at) as { data: unknown }).data), JSON.stringify((JSON.parse(bt) as { data: unknown }).data)];
+  if (a.status !== 200 || ad !== bd)
+    throw new Error(`${e.title}: the baseline answers otherwise than Assay (${a.status}):\n${ad.slice(0, 2000)}\n${bd.slice(0, 2000)}`);
+  await load(assay, 16, 3);
+  await load(base, 16, 3);
+
+  console.log(`\n${e.title}, ${(at.length / 1024).toFixed(1)} KiB, ${seconds} s per figure (autocannon)`);
+  console.log(
+    '| connections | Assay req/s | baseline req/s | ratio | Assay p99 | baseline p99 | ratio | Assay CPU ms/req | baseline | ratio |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const parts: string[] = [];
+  const short: string[] = [];
+  for (const c of [16, 50]) {
+    const bf = await load(base, c, seconds);
+    const af = await load(assay, c, seconds);
+    console.log(
+      `| ${c} | ${af.perSecond.toFixed(0)} | ${bf.perSecond.toFixed(0)} | ${ratio(af.perSecond, bf.perSecond)} | ${af.p99} ms | ${bf.p99} ms | ${ratio(af.p99, bf.p99)} | ` +
+        `${cpuTotal(af).toFixed(2)} | ${cpuTotal(bf).toFixed(2)} | ${ratio(cpuTotal(bf), cpuTotal(af))} |` +
+        (af.errors + bf.errors > 0 ? ` errors ${af.errors}/${bf.errors}` : ''),
+    );
+    parts.push(`${c} connections: Assay ${cpuParts(af)}; baseline ${cpuParts(bf)}`);
+    short.push(
+      `${c}: ${ratio(af.perSecond, bf.perSecond)} (${af.perSecond.toFixed(0)} vs ${bf.perSecond.toFixed(0)}), p99 ${ratio(af.p99, bf.p99)}`,
+    );
+  }
+  const b1 = await load(base, 1, seconds);
+  const a1 = await load(assay, 1, seconds);
+  console.log(`| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | | | |`);
+  console.log(`CPU ms/request by process: ${parts.join(' | ')}`);
+  return `${e.key}: ${short.join('; ')}; p50 at 1: ${a1.p50} vs ${b1.p50} ms`;
+}
+
 export async function run(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const bench = await benchSystem({ gateway: { RATE_LIMITS: 'reads=100000000,writes=100000000,ip=100000000,ingest=100000000' } });
+  const chosen = (process.env.BENCH_READS ?? ENDPOINTS.map((e) => e.key).join(',')).split(',');
+  const bench = await benchSystem({
+    gateway: { RATE_LIMITS: 'reads=100000000,writes=100000000,ip=100000000,ingest=100000000' },
+    analytics: { ANALYTICS_READ_CACHE_ENTRIES: '0' },
+  });
   const baseline = await startBaseline(bench.infra.env.DATABASE_URL, bench.system.gatewayUrl);
   try {
     const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
-    const t = await admin.tenant('owner');
-    const api = new Api(bench.system.gatewayUrl, t.token);
-    for (let i = 0; i < 200; i++) {
-      const started = await api.post(`/api/v1/ingest/${t.projectId}/runs`, {
-        metadata: { branch: i % 2 ? 'main' : 'dev' },
-        totalTests: 10,
-      });
-      if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
-      await api.post(`/api/v1/ingest/${t.projectId}/runs/${started.body.data.runId}/finish`, {});
+    const endpoints = ENDPOINTS.filter((e) => chosen.includes(e.key));
+    const tenants = new Map<Endpoint, Tenant>();
+    for (const e of endpoints) {
+      const t = await admin.tenant('owner');
+      await e.seed(new Api(bench.system.gatewayUrl, t.token), t, bench);
+      tenants.set(e, t);
     }
-    const path_ = `/api/v1/public/${t.projectId}/test-runs?limit=50`;
-    const postgres = postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port));
-    const pid = (name: string) => pidGroup(name, bench.system.processes.get(name)?.child.pid);
-    const assay = {
-      url: `${bench.system.gatewayUrl}${path_}`,
-      headers: { authorization: `Bearer ${t.token}` },
-      cpu: [pid('gateway'), pid('runs'), pid('identity'), postgres, redisGroup(Number(new URL(bench.infra.env.REDIS_URL).port))],
-    };
-    const base = { url: `${baseline.url}${path_}`, headers: {}, cpu: [pidGroup('baseline', baseline.pid), postgres] };
-    // Same answer from both (the baseline is the same work, not less).
-    const [a, b] = await Promise.all([fetch(assay.url, { headers: assay.headers }), fetch(base.url)]);
-    const [aj, bj] = [(await a.json()) as { data: unknown[] }, (await b.json()) as { data: unknown[] }];
-    if (JSON.stringify(aj.data) !== JSON.stringify(bj.data))
-      throw new Error(`the baseline answers otherwise than Assay:\n${JSON.stringify(aj.data[0])}\n${JSON.stringify(bj.data[0])}`);
-    await load(assay, 16, 3);
-    await load(base, 16, 3);
-
-    console.log(`GET /{p}/test-runs?limit=50, 200 runs, ${seconds} s per figure (autocannon)`);
     console.log("CPU ms/request: every process of the path (Postgres backends and Redis included), from /proc; the machine's");
     console.log('other load does not change it, and on a CPU-bound machine throughput goes as its inverse.');
-    console.log(
-      '| connections | Assay req/s | baseline req/s | ratio | Assay p99 | baseline p99 | ratio | Assay CPU ms/req | baseline | ratio |',
-    );
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
-    const parts: string[] = [];
-    for (const c of [16, 50]) {
-      const bf = await load(base, c, seconds);
-      const af = await load(assay, c, seconds);
-      console.log(
-        `| ${c} | ${af.perSecond.toFixed(0)} | ${bf.perSecond.toFixed(0)} | ${ratio(af.perSecond, bf.perSecond)} | ${af.p99} ms | ${bf.p99} ms | ${ratio(af.p99, bf.p99)} | ` +
-          `${cpuTotal(af).toFixed(2)} | ${cpuTotal(bf).toFixed(2)} | ${ratio(cpuTotal(bf), cpuTotal(af))} |` +
-          (af.errors + bf.errors > 0 ? ` errors ${af.errors}/${bf.errors}` : ''),
-      );
-      parts.push(`${c} connections: Assay ${cpuParts(af)}; baseline ${cpuParts(bf)}`);
-    }
-    const b1 = await load(base, 1, seconds);
-    const a1 = await load(assay, 1, seconds);
-    console.log(`| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | | | |`);
-    console.log(`CPU ms/request by process: ${parts.join(' | ')}`);
+    const lines: string[] = [];
+    for (const e of endpoints) lines.push(await measure(e, tenants.get(e)!, bench, baseline, seconds));
+    console.log(`\nthroughput ratio (Assay vs baseline req/s), p99 ratio, p50 at one connection:\n${lines.join('\n')}`);
   } finally {
     baseline.stop();
     await bench.close();

@@ -3,16 +3,21 @@
  * with an in-memory analytics service: the `days` rule of spec §4.1 (what the service is asked), the caller
  * forwarded, the contract's JSON of the answers, and what the gateway refuses before any call.
  */
+import { create } from '@bufbuild/protobuf';
 import { AppError } from '@assay/errors';
+import { GetSummaryResponseSchema } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { summaryToJson } from '@assay/contracts/analytics/analytics';
 import { AT, day, durations, stats, testJson, testRow, window } from './analytics-rows';
 import { gatewayHarness, type Harness } from './harness';
 
 let h: Harness;
+/** The analytics service answers as one from before GetSummary's `json` field (it ignores it). */
+let olderService = false;
 beforeAll(async () => {
   h = await gatewayHarness({
     analytics: {
       async getSummary(req) {
-        return {
+        const summary = {
           window: window(req.days),
           runs: { total: 5n, passed: 3n, failed: 1n, interrupted: 1n, incomplete: 0n, running: 2n },
           stats,
@@ -25,6 +30,10 @@ beforeAll(async () => {
           byBranch: [],
           trend: [day('2026-03-09'), day('2026-03-10')],
         };
+        // Asked for JSON, the service renders the public summary itself (held equal to this there).
+        if (req.json && !olderService)
+          return { summaryJson: Buffer.from(JSON.stringify(summaryToJson(create(GetSummaryResponseSchema, summary), req.days))) };
+        return summary;
       },
       async getTestPerformance(req) {
         return {
@@ -88,6 +97,21 @@ describe('analytics routes', () => {
       { method: 'getSummary', request: expect.objectContaining({ projectId: h.projectId, days }), principal: h.caller('owner').principal },
     ]);
     expect(res.json().data.days).toBe(days);
+  });
+
+  it("summary: the service's JSON is passed on as it is, byte for byte what an older service's message gives", async () => {
+    const current = await h.request({ method: 'GET', url: `${P()}/analytics/summary?days=7` });
+    expect(h.calls[0]!.request).toMatchObject({ json: true });
+    olderService = true;
+    try {
+      const older = await h.request({ method: 'GET', url: `${P()}/analytics/summary?days=7` });
+      expect([current.statusCode, older.statusCode]).toEqual([200, 200]);
+      expect(current.headers['content-type']).toBe(older.headers['content-type']);
+      expect(current.body).toBe(older.body);
+      expect(current.json()).toMatchObject({ success: true, data: { days: 7, totals: { runs: 5 } } });
+    } finally {
+      olderService = false;
+    }
   });
 
   it('summary: the answer in the contract JSON (totals, rates, percentiles, tests, breakdowns, trend)', async () => {

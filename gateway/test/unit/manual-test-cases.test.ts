@@ -4,7 +4,9 @@
  * nothing becomes UNSPECIFIED, which the service refuses at its field), the list item and the detail JSON with
  * the JSON spellings, and what the gateway refuses before any call.
  */
+import { create } from '@bufbuild/protobuf';
 import { notFound, validation } from '@assay/errors';
+import { caseToJson } from '@assay/contracts/manual-testing/manual-test-cases';
 import * as mt from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { AT, AT_JSON, expectRefusedBeforeCall, expectWritesForbidden, familyHarness, pathsOf } from './manual-testing';
 
@@ -51,6 +53,9 @@ function refuseUnspecified(req: Pick<mt.CreateCaseRequest, 'status' | 'priority'
   if (req.priority === mt.Priority.UNSPECIFIED) throw validation('priority', [{ path: 'query.priority', message: 'must be one of …' }]);
 }
 
+/** The manual-testing service answers as one from before ListCases' `json` field (it ignores it). */
+let olderService = false;
+
 const f = familyHarness('manual-test-cases', {
   async createCase(req) {
     refuseUnspecified(req);
@@ -65,7 +70,15 @@ const f = familyHarness('manual-test-cases', {
   },
   async listCases(req) {
     refuseUnspecified(req);
-    return { testCases: [testCase({ flags: [], comments: [], issues: [] })], page: { page: 1, limit: 25, total: 1n } };
+    const testCases = [
+      testCase({ flags: [], comments: [], issues: [] }),
+      testCase({ id: 'b'.repeat(24), suite: undefined, linkedTests: [] }),
+    ];
+    const page = { page: 1, limit: 25, total: 2n };
+    // Asked for JSON, the service renders the public items itself (its toCaseListItemJson, held equal to this there).
+    if (req.json && !olderService)
+      return { testCasesJson: Buffer.from(JSON.stringify(testCases.map((c) => caseToJson(create(mt.TestCaseSchema, c))))), page };
+    return { testCases, page };
   },
 });
 
@@ -211,10 +224,29 @@ describe('manual-test-cases routes', () => {
     const item = res.json().data[0];
     expect(item).not.toHaveProperty('flags');
     expect(item).not.toHaveProperty('comments');
-    expect(res.json().pagination).toMatchObject({ page: 1, limit: 25, total: 1 });
+    expect(res.json().pagination).toMatchObject({ page: 1, limit: 25, total: 2 });
     const unknown = await f.h.request({ method: 'GET', url: `${f.url}?priority=p1` });
     expect(unknown.statusCode).toBe(400);
     expect(pathsOf(unknown)).toEqual(['query.priority']);
+  });
+
+  it("list: the service's JSON items are passed on as they are, byte for byte what an older service's messages give", async () => {
+    const current = await f.h.request({ method: 'GET', url: `${f.url}?limit=25` });
+    expect(f.h.calls[0]!.request).toMatchObject({ json: true });
+    olderService = true;
+    try {
+      const older = await f.h.request({ method: 'GET', url: `${f.url}?limit=25` });
+      expect([current.statusCode, older.statusCode]).toEqual([200, 200]);
+      expect(current.headers['content-type']).toBe(older.headers['content-type']);
+      expect(current.body).toBe(older.body);
+      expect(current.json().data.map((c: { metadata: { suite: unknown } }) => c.metadata.suite)).toEqual([
+        { _id: 's'.repeat(24), name: 'Checkout' },
+        null,
+      ]);
+      expect(current.json().pagination).toEqual({ page: 1, limit: 25, total: 2, hasNext: false, hasPrev: false, hasMore: false });
+    } finally {
+      olderService = false;
+    }
   });
 
   it.each([

@@ -5,7 +5,10 @@ import {
   GetSummaryResponseSchema,
   GetTestPerformanceResponseSchema,
   type AnalyticsService,
+  type GetSummaryResponse,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { summaryToJson } from '@assay/contracts/analytics/analytics';
+import type { Pool } from '@assay/db';
 import { TOP_TESTS, type WindowDays } from '@assay/contracts/analytics/values';
 import { windowDays } from '../domain/days';
 import { percentilesOf } from '../domain/histogram';
@@ -16,56 +19,60 @@ import { breakdown, byTag, performance } from '../store/analytics';
 import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend } from '../store/windows';
 import type { Reads } from '../wiring';
 
+/** The summary of a project's window from the read model (the reads bench's baseline runs this same SQL). */
+export async function summaryOf(db: Pool, projectKey: number, days: WindowDays, from: number, until: number) {
+  const [runs, totals, failing, flaky, slowest, tags, envs, trendDays, branches] = await Promise.all([
+    runCounts(db, projectKey, from, until),
+    projectWindow(db, projectKey, days),
+    topTests(db, projectKey, days, 'failing', TOP_TESTS),
+    topTests(db, projectKey, days, 'flaky', TOP_TESTS),
+    topTests(db, projectKey, days, 'slowest', TOP_TESTS),
+    byTag(db, projectKey, from, until),
+    breakdown(db, projectKey, 'environment', from, until),
+    trend(db, projectKey, from, until),
+    breakdown(db, projectKey, 'branch', from, until),
+  ]);
+  return create(GetSummaryResponseSchema, {
+    window: windowOf(from, until),
+    runs: runCountsMsg(runs),
+    stats: outcomeStats(totals.agg),
+    durations: durations(totals.agg, totals.p),
+    topFailing: failing.map(testRow),
+    topFlaky: flaky.map(testRow),
+    slowest: slowest.map(testRow),
+    byTag: tags.map(breakdownRow),
+    byEnvironment: envs.map(breakdownRow),
+    trend: trendDays.map(dayTrend),
+    byBranch: branches.map(breakdownRow),
+  });
+}
+
 export function analyticsHandlers({
   model,
   cache,
 }: Reads): Pick<ServiceImpl<typeof AnalyticsService>, 'getSummary' | 'getTestPerformance'> {
   const db = model.pool;
-
-  async function summary(projectKey: number, days: WindowDays, from: number, until: number) {
-    const [runs, totals, failing, flaky, slowest, tags, envs, trendDays, branches] = await Promise.all([
-      runCounts(db, projectKey, from, until),
-      projectWindow(db, projectKey, days),
-      topTests(db, projectKey, days, 'failing', TOP_TESTS),
-      topTests(db, projectKey, days, 'flaky', TOP_TESTS),
-      topTests(db, projectKey, days, 'slowest', TOP_TESTS),
-      byTag(db, projectKey, from, until),
-      breakdown(db, projectKey, 'environment', from, until),
-      trend(db, projectKey, from, until),
-      breakdown(db, projectKey, 'branch', from, until),
-    ]);
-    return create(GetSummaryResponseSchema, {
-      window: windowOf(from, until),
-      runs: runCountsMsg(runs),
-      stats: outcomeStats(totals.agg),
-      durations: durations(totals.agg, totals.p),
-      topFailing: failing.map(testRow),
-      topFlaky: flaky.map(testRow),
-      slowest: slowest.map(testRow),
-      byTag: tags.map(breakdownRow),
-      byEnvironment: envs.map(breakdownRow),
-      trend: trendDays.map(dayTrend),
-      byBranch: branches.map(breakdownRow),
-    });
-  }
-
   return {
     async getSummary(req) {
       const days = windowDays(req.days);
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const from = until - days + 1;
+      // With `json` the public summary itself, which the gateway passes on as it is (cached as bytes too).
+      const answer = (s: GetSummaryResponse) => (req.json ? { summaryJson: Buffer.from(JSON.stringify(summaryToJson(s, days))) } : s);
       if (!state) {
         const none = emptyAgg();
-        return {
-          window: windowOf(from, until),
-          runs: runCountsMsg(emptyRunCounts()),
-          stats: outcomeStats(none),
-          durations: durations(none, percentilesOf(none.hist)),
-          trend: fillDays(from, until, [], []).map(dayTrend),
-        };
+        return answer(
+          create(GetSummaryResponseSchema, {
+            window: windowOf(from, until),
+            runs: runCountsMsg(emptyRunCounts()),
+            stats: outcomeStats(none),
+            durations: durations(none, percentilesOf(none.hist)),
+            trend: fillDays(from, until, [], []).map(dayTrend),
+          }),
+        );
       }
-      return cache.get(cacheKey(state, 'summary', days), () => summary(state.key, days, from, until));
+      return cache.get(cacheKey(state, 'summary', days, req.json), async () => answer(await summaryOf(db, state.key, days, from, until)));
     },
 
     async getTestPerformance(req) {

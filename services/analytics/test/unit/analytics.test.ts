@@ -5,6 +5,7 @@
  */
 import { Code } from '@connectrpc/connect';
 import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
+import { summaryToJson } from '@assay/contracts/analytics/analytics';
 import { analyticsUnit, daysAgo, refused, type AnalyticsUnit } from './fixture';
 
 let u: AnalyticsUnit;
@@ -79,6 +80,19 @@ describe('analytics handlers: summary', () => {
     expect(s.stats).toMatchObject({ executions: 0n, passRate: 0 });
     expect(s.trend).toHaveLength(90);
     expect(s.topFailing).toEqual([]);
+  });
+
+  it('answers the public summary with `json`: what the gateway made of the message, byte for byte (empty project too)', async () => {
+    for (const [projectId, days] of [
+      [P, 7],
+      [P, 30],
+      ['e'.repeat(24), 90],
+    ] as const) {
+      const message = await u.client.getSummary({ projectId, days });
+      const answer = await u.client.getSummary({ projectId, days, json: true });
+      expect([answer.window, answer.runs, answer.trend]).toEqual([undefined, undefined, []]);
+      expect(Buffer.from(answer.summaryJson).toString('utf8')).toBe(JSON.stringify(summaryToJson(message, days)));
+    }
   });
 
   it('caches an answer per read-model version: a hit until the next fold changes it', async () => {

@@ -7,6 +7,7 @@
 import { Code } from '@connectrpc/connect';
 import * as mt from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import * as limits from '@assay/contracts/manual-testing/values';
+import { caseToJson } from '@assay/contracts/manual-testing/manual-test-cases';
 import { failure, handlerSuite, newProject, owner, READ_ONLY, type HandlerSuite } from './support';
 
 let s: HandlerSuite;
@@ -303,6 +304,49 @@ describe('manual-test-cases handlers: update and reads', () => {
     expect(list.page).toMatchObject({ page: 2, limit: 2, total: 3n });
     expect(list.testCases[0]).toMatchObject({ caseId: 'TC-3', flags: [], comments: [], issues: [] });
     expect((await failure(s.client.listCases({ projectId, severity: mt.Severity.UNSPECIFIED }, owner))).paths).toEqual(['query.severity']);
+  });
+
+  it('answers the list as the public §2.3 items with `json`: what the gateway made of the messages, byte for byte', async () => {
+    const { projectId } = await project();
+    await create(projectId, {
+      title: 'Pay “with” ü',
+      description: '<p>d</p>',
+      preconditions: 'pre',
+      steps: [
+        { action: 'Open', expectedResult: 'Shown', data: 'x', subSteps: [{ action: 'Inner', subSteps: [{ data: 'deep' }] }] },
+        { action: 'Pay' },
+      ],
+      tags: 'smoke,login',
+      flags: [mt.CaseFlag.IS_FLAKY, mt.CaseFlag.MUTED],
+      customFields: { team: 'web', zone: 'eu' },
+      priority: mt.Priority.HIGH,
+    });
+    await create(projectId, {
+      testStepsDeclarationType: mt.StepsType.GHERKIN,
+      steps: [
+        {
+          event: mt.GherkinKeyword.GIVEN,
+          stepDescription: 'a cart',
+          subSteps: [{ event: mt.GherkinKeyword.AND, stepDescription: 'a card' }],
+        },
+        { event: mt.GherkinKeyword.THEN, stepDescription: 'paid' },
+      ],
+    });
+    await create(projectId);
+    const link = { projectId, caseRef: 'TC-1', testId: 't-2', fullTitle: 'a.spec > pays', source: 'auto_created' };
+    await s.client.linkAutomatedTest({ ...link, displayTitle: 'pays' });
+    await s.client.linkAutomatedTest({ ...link, testId: 't-1', caseRef: 'TC-2', source: 'manual_link' });
+    await s.client.linkAutomatedTest({ ...link, testId: 't-3' });
+    for (const req of [{ projectId }, { projectId, page: { page: 2, limit: 2 } }, { projectId, search: 'pay' }]) {
+      const messages = await s.client.listCases(req, owner);
+      const answer = await s.client.listCases({ ...req, json: true }, owner);
+      expect(answer.testCases).toEqual([]);
+      expect(answer.page).toEqual(messages.page);
+      expect(Buffer.from(answer.testCasesJson).toString('utf8')).toBe(JSON.stringify(messages.testCases.map(caseToJson)));
+    }
+    const items = JSON.parse(Buffer.from((await s.client.listCases({ projectId, json: true }, owner)).testCasesJson).toString('utf8'));
+    expect(items.map((c: { linkedTests: { _id: string }[] }) => c.linkedTests.map((l) => l._id))).toEqual([['t-2', 't-3'], ['t-1'], []]);
+    expect(items[1].steps.gherkin[0].subSteps[0]).toEqual({ step: 1, keyword: 'And', text: 'a card', subSteps: [] });
   });
 
   it.each(READ_ONLY)('refuses writes by %s (FORBIDDEN) but lets it read', async (_label, caller) => {

@@ -21,6 +21,7 @@ import {
   stepToProto,
   UpdateCaseBody,
 } from '@assay/contracts/manual-testing/manual-test-cases';
+import { sendJsonPage } from '../../json-page';
 import { typed } from '../../typed';
 
 const TAGS = ['Manual Tests'];
@@ -75,7 +76,7 @@ export default async function manualTestCaseRoutes(fastify: FastifyInstance) {
         response: { 200: OkPage(Type.Ref(CaseListItemSchema)) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const p = pageOf(q);
       const res = await app.services.manualTesting.listCases(
@@ -86,10 +87,14 @@ export default async function manualTestCaseRoutes(fastify: FastifyInstance) {
           ...classificationToProto(q),
           tags: q.tags,
           search: q.search,
+          json: true,
         }),
         request.callOptions(),
       );
-      return page(res.testCases.map(caseToJson), pagination(p.page, p.limit, Number(res.page?.total ?? 0)));
+      const info = pagination(p.page, p.limit, Number(res.page?.total ?? 0));
+      // No bytes (not even `[]`): a manual-testing service older than the `json` field (a rolling upgrade) answered `test_cases`.
+      if (res.testCasesJson.length === 0) return page(res.testCases.map(caseToJson), info);
+      return sendJsonPage(reply, res.testCasesJson, info);
     },
   );
 
