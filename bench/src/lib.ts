@@ -10,8 +10,18 @@ export interface BenchSystem {
   close(): Promise<void>;
 }
 
-export async function benchSystem(envFor?: Record<string, Record<string, string>>): Promise<BenchSystem> {
+export async function benchSystem(
+  envFor?: Record<string, Record<string, string>>,
+  opts: { beforeStart?: (infra: Infra) => Promise<void> } = {},
+): Promise<BenchSystem> {
   const infra = await startInfra();
+  // E.g. a restored database (the analytics bench's BENCH_KEEP): before the processes migrate and start.
+  try {
+    await opts.beforeStart?.(infra);
+  } catch (err) {
+    await infra.stop();
+    throw err;
+  }
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
   const ports = await allocatePorts();
   // URLs the system answers (deep links, signed artifact URLs) point at its own gateway.
