@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsAdminService, AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { Admin, Api, REPO_ROOT } from '@assay/testkit';
+import { cpuMeter, pidGroup, postgresGroup } from './cpu';
 import { benchSystem, closedLoop, fmt, percentile } from './lib';
 
 const DAY = 86_400_000;
@@ -250,6 +251,19 @@ export async function run(): Promise<void> {
 
     // ---- full rebuild from the runs service
     const analyticsPid = sys.processes.get('analytics')!.child.pid!;
+    // CPU per process from /proc: what a step costs whatever else runs on the machine.
+    const cpuGroups = () => [
+      pidGroup('analytics', sys.processes.get('analytics')!.child.pid),
+      pidGroup('runs', sys.processes.get('runs')!.child.pid),
+      pidGroup('gateway', sys.processes.get('gateway')!.child.pid),
+      postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
+    ];
+    const cpuText = (ms: Record<string, number>, per = 1) =>
+      Object.entries(ms)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${(v / per).toFixed(per > 1 ? 2 : 0)}`)
+        .join(', ');
+    const rebuildCpu = cpuMeter(cpuGroups());
     const idleRss = rssOf(analyticsPid);
     const t2 = process.hrtime.bigint();
     const { value: rebuilt, peak } = await withPeak(analyticsPid, () => adminRpc.rebuild({ projectId: t.projectId }));
@@ -257,7 +271,7 @@ export async function run(): Promise<void> {
     const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
     console.log(
       `full rebuild (analytics:rebuild --project): ${Number(rebuilt.runs)} runs, ${Number(rebuilt.results).toLocaleString('en')} results in ${rebuildSeconds.toFixed(1)} s = ${(Number(rebuilt.results) / rebuildSeconds).toFixed(0)} results/s; ` +
-        `analytics RSS ${mib(idleRss)} before, peak ${mib(peak)}`,
+        `analytics RSS ${mib(idleRss)} before, peak ${mib(peak)}; CPU ms: ${cpuText(rebuildCpu())}`,
     );
 
     // ---- endpoint latency through the gateway: without the answer cache first, then with it
@@ -288,10 +302,11 @@ export async function run(): Promise<void> {
           return res.status === 200;
         };
         await closedLoop(20, 1, call);
+        const cpu = cpuMeter(cpuGroups());
         const r = await closedLoop(200, 1, call);
         worst.push(r.p95);
         console.log(
-          `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors})`,
+          `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors}; CPU ms per request: ${cpuText(cpu(), 200)})`,
         );
       }
       console.log(`  worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);
