@@ -361,13 +361,14 @@ export async function foldRuns(
   const tagsCounted = new Map<string, Set<number>>();
   const totals = new Map<string, RunTotals>();
   const keys = new Interned();
+  const windows = new WindowAdds();
   const flush = async () => {
     if (chunk.length > 0) await addChunk(c, p.key, rollup, chunk, tagsCounted, keys);
     chunk.length = 0;
     buffered = 0;
     if (rollup.rows >= mergeRows) {
       await keys.flushTests(c, p.key);
-      await mergeRollup(c, p.key, today, rollup);
+      await mergeRollup(c, p.key, today, rollup, windows, mergeRows);
       rollup = new Rollup();
       collectWhenGrown(); // a large fold: its garbage so far, before the next part makes more
     }
@@ -387,7 +388,8 @@ export async function foldRuns(
   }
   await flush();
   await keys.flushTests(c, p.key);
-  await mergeRollup(c, p.key, today, rollup);
+  await mergeRollup(c, p.key, today, rollup, windows, mergeRows);
+  await windows.flush(c, p.key);
   await setRunTotals(c, totals);
 
   const results = [...totals.values()].reduce((n, t) => n + t.results, 0);
@@ -557,25 +559,70 @@ async function addChunk(
 }
 
 /** Merges the rollup's rows into the daily tables and into the rolling windows that contain their day. */
-async function mergeRollup(c: PoolClient, projectKey: number, today: number, rollup: Rollup): Promise<void> {
+/**
+ * Additions to the rolling windows gathered over a fold's merges and written together (a rebuild's fold of 50 runs
+ * rewrote each test's three window rows after each of its merges): written once they hold the fold's `mergeRows`
+ * rows, and at its end.
+ */
+class WindowAdds {
+  private readonly byTable = new Map<TableDef, Map<string, Row>>();
+  size = 0;
+
+  add(def: TableDef, rows: Row[]): void {
+    let m = this.byTable.get(def);
+    if (!m) this.byTable.set(def, (m = new Map()));
+    for (const r of rows) {
+      const k = keyString(r.key);
+      const g = m.get(k);
+      if (g) addAgg(g.agg, r.agg);
+      else {
+        m.set(k, r);
+        this.size++;
+      }
+    }
+  }
+
+  async flush(c: PoolClient, projectKey: number): Promise<void> {
+    for (const [def, m] of this.byTable) await mergeInto(c, def, projectKey, [...m.values()]);
+    this.byTable.clear();
+    this.size = 0;
+  }
+}
+
+async function mergeRollup(
+  c: PoolClient,
+  projectKey: number,
+  today: number,
+  rollup: Rollup,
+  windows: WindowAdds,
+  maxWindowRows: number,
+): Promise<void> {
   const { testDays, fileDays, projectDays, tagDays } = rollup;
   const testRows = testDays.rows();
   const fileRows = fileDays.rows();
   const projectRows = projectDays.rows();
 
   // ---- windows first (regroup reads the new rows; mergeInto below may write them as they are)
-  const windowAdds: [TableDef, Row[]][] = [];
   for (const w of WINDOW_DAYS) {
     const inWindow = (day: number) => day > today - w && day <= today;
-    windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
-    windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
-    windowAdds.push([PROJECT_WINDOWS, regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w] : undefined))]);
+    windows.add(
+      TEST_WINDOWS,
+      regroup(testRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined)),
+    );
+    windows.add(
+      FILE_WINDOWS,
+      regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined)),
+    );
+    windows.add(
+      PROJECT_WINDOWS,
+      regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w] : undefined)),
+    );
   }
   await mergeInto(c, TEST_DAYS, projectKey, testRows);
   await mergeInto(c, FILE_DAYS, projectKey, fileRows);
   await mergeInto(c, PROJECT_DAYS, projectKey, projectRows);
   await addTagRows(c, tagDays.rows());
-  for (const [def, rows] of windowAdds) await mergeInto(c, def, projectKey, rows);
+  if (windows.size >= maxWindowRows) await windows.flush(c, projectKey);
 }
 
 interface WindowEntity {

@@ -95,7 +95,7 @@ export function textArrayLiteral(a: string[]): string {
   return `{${a.map((s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }
 
-const time = (v: Date | null | undefined) => (v ? v.getTime() : null);
+const time = (v: Date | number | null | undefined) => (v === null || v === undefined ? null : typeof v === 'number' ? v : v.getTime());
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
 export function aggOfRow(def: TableDef, r: any): Agg {
@@ -129,7 +129,9 @@ function columns(def: TableDef): string[] {
  */
 export async function readRows(c: Queryable, def: TableDef, projectKey: number, values: number[][]): Promise<Map<string, Agg>> {
   const conds = def.keys.slice(1).map((k, i) => `${k} = ANY($${i + 2}::int[])`);
-  const sql = `SELECT ${[...def.keys, ...columns(def)].join(', ')} FROM ${def.table} WHERE project_key = $1${conds.map((c) => ` AND ${c}`).join('')}`;
+  // Timestamps as epoch ms (int8): a Date parsed per value was a visible part of a fold's time.
+  const cols = columns(def).map((col) => (col.startsWith('last_') ? `floor(extract(epoch FROM ${col}) * 1000)::int8 AS ${col}` : col));
+  const sql = `SELECT ${[...def.keys, ...cols].join(', ')} FROM ${def.table} WHERE project_key = $1${conds.map((c) => ` AND ${c}`).join('')}`;
   const { rows } = await c.query(sql, [projectKey, ...values.map(numbersParam)]);
   const out = new Map<string, Agg>();
   for (const r of rows) out.set(keyString(def.keys.map((k) => Number(r[k]))), aggOfRow(def, r));
