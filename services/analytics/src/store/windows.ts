@@ -164,21 +164,21 @@ export interface DayFigures {
 
 /** One entry per day of [from, until] (zeros where nothing ran). */
 export async function trend(db: Queryable, projectKey: number, from: number, until: number): Promise<DayFigures[]> {
-  const [results, runs] = await Promise.all([
-    read(
-      db,
-      `SELECT day, sum(executions) AS executions, sum(passed) AS passed, sum(failed) AS failed, sum(flaky) AS flaky,
-              sum(skipped) AS skipped, sum(dur_sum) AS dur_sum
-         FROM project_days WHERE project_key = $1 AND day BETWEEN $2 AND $3 GROUP BY day`,
-      [projectKey, from, until],
-    ),
-    read(
-      db,
-      `SELECT day, count(*) AS runs FROM runs WHERE project_key = $1 AND folded_at IS NOT NULL AND day BETWEEN $2 AND $3 GROUP BY day`,
-      [projectKey, from, until],
-    ),
-  ]);
-  return fillDays(from, until, results.rows, runs.rows);
+  // Results per day and runs per day in one statement (one round trip fewer per dashboard and summary).
+  const { rows } = await read(
+    db,
+    `SELECT coalesce(p.day, r.day) AS day, p.executions, p.passed, p.failed, p.flaky, p.skipped, p.dur_sum, r.run_count
+       FROM (SELECT day, ${SUMS} FROM project_days WHERE project_key = $1 AND day BETWEEN $2 AND $3 GROUP BY day) p
+       FULL JOIN (SELECT day, count(*) AS run_count FROM runs
+                   WHERE project_key = $1 AND folded_at IS NOT NULL AND day BETWEEN $2 AND $3 GROUP BY day) r ON r.day = p.day`,
+    [projectKey, from, until],
+  );
+  return fillDays(
+    from,
+    until,
+    rows.filter((r) => r.executions !== null),
+    rows.filter((r) => r.run_count !== null).map((r) => ({ day: r.day, runs: r.run_count })),
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows
