@@ -108,9 +108,12 @@ const TOP: Record<TopKind, { where: string; order: string }> = {
 export async function topTests(db: Queryable, projectKey: number, window: number, kind: TopKind, limit: number): Promise<TestFigures[]> {
   const { rows } = await read(
     db,
+    // The window rows first: the top `limit` by the figures, with every row tying the last (the title breaks those
+    // ties); only they are joined with their tests and files (not every test of the window).
     `SELECT ${TEST_COLUMNS}
-       FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
-      WHERE w.project_key = $1 AND w.window_days = $2 AND ${TOP[kind].where}
+       FROM (SELECT w.* FROM test_windows w WHERE w.project_key = $1 AND w.window_days = $2 AND ${TOP[kind].where}
+              ORDER BY ${TOP[kind].order} FETCH FIRST $3 ROWS WITH TIES) w
+       JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
       ORDER BY ${TOP[kind].order}, t.title COLLATE "C", t.test_id
       LIMIT $3`,
     [projectKey, window, limit],
