@@ -370,7 +370,7 @@ export async function foldRuns(
       await keys.flushTests(c, p.key);
       await mergeRollup(c, p.key, today, rollup, windows, mergeRows);
       rollup = new Rollup();
-      collectWhenGrown(); // a large fold: its garbage so far, before the next part makes more
+      collectAfterBulkWork(); // a large fold: its garbage so far, before the next part makes more
     }
   };
   for await (const { input: i, page } of ahead(pagesInOrder(todo))) {
@@ -424,19 +424,6 @@ class Interned {
     await internTests(c, projectKey, [...this.testUpdates.values()], false);
     this.testUpdates.clear();
   }
-}
-
-/**
- * A fold's merges leave ~20-30 MB of garbage each; a full GC after every one was ~10 % of a rebuild. Collecting once
- * the heap grew by FOLD_GC_GROWTH_BYTES since the last collection keeps the peak bounded at a fraction of the cost.
- */
-export const FOLD_GC_GROWTH_BYTES = 64 << 20;
-let heapAfterGc = 0;
-
-function collectWhenGrown(): void {
-  if (process.memoryUsage().heapUsed - heapAfterGc < FOLD_GC_GROWTH_BYTES) return;
-  collectAfterBulkWork();
-  heapAfterGc = process.memoryUsage().heapUsed;
 }
 
 /** Results of one run within a chunk (a run's pages may spread over several chunks). */
