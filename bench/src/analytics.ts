@@ -10,10 +10,19 @@
  * reports-facing GetReportData over 90 days (with and without filters).
  *
  *   make bench BENCH=analytics   (BENCH_RUNS=N, BENCH_TESTS=M to change the size; default 1000 × 1000)
+ *
+ * BENCH_KEEP=1 keeps the generated database as a pg_dump under .data/bench/ (git-ignored) and the next run of the
+ * same size restores it instead of generating it again (ingestion and the incremental fold are then skipped; the
+ * rebuild, the endpoints and GetReportData are measured on it): generating 1,000,000 results takes a while.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsAdminService, AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { Admin, Api } from '@assay/testkit';
+import { Admin, Api, REPO_ROOT } from '@assay/testkit';
+import { cpuMeter, pidGroup, postgresGroup } from './cpu';
 import { benchSystem, closedLoop, fmt, percentile } from './lib';
 
 const DAY = 86_400_000;
@@ -104,20 +113,59 @@ export function report(defs: TestDef[], startMs: number, seed: number) {
 }
 
 const sec = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+const exec = promisify(execFile);
+
+/** The project a kept dataset holds (its user gets a new token on reuse). */
+interface Kept {
+  projectId: string;
+  userId: string;
+}
+
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Runs `fn` while sampling the RSS of `pid` every 20 ms; answers its result and the peak. */
+async function withPeak<T>(pid: number, fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  try {
+    return { value: await fn(), peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 export async function run(): Promise<void> {
   const runs = Number(process.env.BENCH_RUNS ?? 1000);
   const perRun = Number(process.env.BENCH_TESTS ?? 1000);
-  const bench = await benchSystem({
-    gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000,ingest=1000000', REQUEST_TIMEOUT_MS: '120000' },
-    runs: { DEFAULT_TEST_RESULTS_PER_MONTH: '1000000000' },
-  });
+  const keep = process.env.BENCH_KEEP === '1';
+  const keptDump = path.join(REPO_ROOT, '.data', 'bench', `analytics-${runs}x${perRun}.dump`);
+  const keptMeta = `${keptDump}.json`;
+  const reuse = keep && fs.existsSync(keptDump) && fs.existsSync(keptMeta);
+  const bench = await benchSystem(
+    {
+      gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000,ingest=1000000', REQUEST_TIMEOUT_MS: '120000' },
+      runs: { DEFAULT_TEST_RESULTS_PER_MONTH: '1000000000' },
+    },
+    {
+      beforeStart: async (infra) => {
+        if (!reuse) return;
+        const t0 = process.hrtime.bigint();
+        await exec('pg_restore', ['--no-owner', '--exit-on-error', '-j', '2', '-d', infra.env.DATABASE_URL, keptDump]);
+        console.log(`restored the kept dataset ${path.relative(REPO_ROOT, keptDump)} in ${sec(t0).toFixed(1)} s`);
+      },
+    },
+  );
   try {
     const sys = bench.system;
     const admin = new Admin(sys.adminUrl, sys.internalToken);
-    const t = await admin.tenant('owner');
-    const key = (await admin.apiKey(t.projectId)).token;
-    const ingestApi = new Api(sys.gatewayUrl, key);
+    let t: Kept & { token: string };
+    if (reuse) {
+      const kept = JSON.parse(fs.readFileSync(keptMeta, 'utf8')) as Kept;
+      t = { ...kept, token: (await admin.token(kept.userId, { projects: [kept.projectId] })).token };
+    } else t = await admin.tenant('owner');
     const api = new Api(sys.gatewayUrl, t.token);
     const analyticsUrl = `http://127.0.0.1:${sys.ports.services.analytics!.rpcPort}`;
     const rpc = createRpcClient(AnalyticsService, { baseUrl: analyticsUrl, internalToken: sys.internalToken, timeoutMs: 120000 });
@@ -130,73 +178,100 @@ export async function run(): Promise<void> {
     const now = Date.now();
     const branches = ['main', 'main', 'main', 'release', 'feature/a', 'feature/b', 'feature/c'];
     const authors = ['Ada', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
-    console.log(
-      `generating ${runs} runs × ${perRun} tests = ${(runs * perRun).toLocaleString('en')} results over 90 days, through the gateway`,
-    );
 
-    // ---- ingestion (the analytics consumer folds while it runs)
-    let next = 0;
-    const t0 = process.hrtime.bigint();
-    await Promise.all(
-      Array.from({ length: 3 }, async () => {
-        for (;;) {
-          const i = next++;
-          if (i >= runs) return;
-          // Oldest first; day 0 = 89 days ago, the last runs today (a few hours before now).
-          const startMs = now - 89.9 * DAY + (i / runs) * 89.8 * DAY;
-          const body = {
-            ...report(defs, startMs, 1000 + i),
-            metadata: {
-              git: {
-                branch: branches[i % branches.length],
-                commit: { hash: `h${i}`, message: `commit ${i}`, author: authors[i % authors.length] },
-              },
-              environment: i % 3 === 0 ? 'production' : 'staging',
-              tags: i % 10 === 0 ? ['nightly'] : [],
-            },
-          };
-          const res = await ingestApi.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-            rawBody: JSON.stringify(body),
-            headers: { 'content-type': 'application/json' },
-          });
-          if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 300)}`);
-          if ((i + 1) % 100 === 0) console.log(`  ${i + 1} runs uploaded (${sec(t0).toFixed(0)} s)`);
-        }
-      }),
-    );
-    const ingestSeconds = sec(t0);
-    console.log(`ingestion: ${ingestSeconds.toFixed(1)} s = ${((runs * perRun) / ingestSeconds).toFixed(0)} results/s`);
-
-    // ---- incremental read model: wait until every run is folded
-    const t1 = process.hrtime.bigint();
-    for (;;) {
-      const st = await adminRpc.getReadModelStatus({ projectId: t.projectId });
-      if (Number(st.runs) >= runs) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const lag = sec(t1);
-    const metrics = await (await fetch(`http://127.0.0.1:${sys.ports.services.analytics!.httpPort}/metrics`)).text();
-    const metric = (name: string) =>
-      Number(
-        metrics
-          .split('\n')
-          .find((l) => l.startsWith(name))
-          ?.split(' ')
-          .pop() ?? NaN,
+    if (!reuse) await generate();
+    async function generate() {
+      console.log(
+        `generating ${runs} runs × ${perRun} tests = ${(runs * perRun).toLocaleString('en')} results over 90 days, through the gateway`,
       );
-    const foldSum = metric('analytics_fold_seconds_sum');
-    const foldCount = metric('analytics_fold_seconds_count');
-    console.log(
-      `incremental read model: ${foldCount} runs folded by the consumer, ${((foldSum / foldCount) * 1000).toFixed(0)} ms per run of ${perRun} results on average ` +
-        `(${foldSum.toFixed(1)} s in total, concurrent with ingestion); all folded ${lag.toFixed(1)} s after the last upload`,
-    );
+      const ingestApi = new Api(sys.gatewayUrl, (await admin.apiKey(t.projectId)).token);
+      // ---- ingestion (the analytics consumer folds while it runs)
+      let next = 0;
+      const t0 = process.hrtime.bigint();
+      await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          for (;;) {
+            const i = next++;
+            if (i >= runs) return;
+            // Oldest first; day 0 = 89 days ago, the last runs today (a few hours before now).
+            const startMs = now - 89.9 * DAY + (i / runs) * 89.8 * DAY;
+            const body = {
+              ...report(defs, startMs, 1000 + i),
+              metadata: {
+                git: {
+                  branch: branches[i % branches.length],
+                  commit: { hash: `h${i}`, message: `commit ${i}`, author: authors[i % authors.length] },
+                },
+                environment: i % 3 === 0 ? 'production' : 'staging',
+                tags: i % 10 === 0 ? ['nightly'] : [],
+              },
+            };
+            const res = await ingestApi.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+              rawBody: JSON.stringify(body),
+              headers: { 'content-type': 'application/json' },
+            });
+            if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 300)}`);
+            if ((i + 1) % 100 === 0) console.log(`  ${i + 1} runs uploaded (${sec(t0).toFixed(0)} s)`);
+          }
+        }),
+      );
+      const ingestSeconds = sec(t0);
+      console.log(`ingestion: ${ingestSeconds.toFixed(1)} s = ${((runs * perRun) / ingestSeconds).toFixed(0)} results/s`);
+
+      // ---- incremental read model: wait until every run is folded
+      const t1 = process.hrtime.bigint();
+      for (;;) {
+        const st = await adminRpc.getReadModelStatus({ projectId: t.projectId });
+        if (Number(st.runs) >= runs) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const lag = sec(t1);
+      const metrics = await (await fetch(`http://127.0.0.1:${sys.ports.services.analytics!.httpPort}/metrics`)).text();
+      const metric = (name: string) =>
+        Number(
+          metrics
+            .split('\n')
+            .find((l) => l.startsWith(name))
+            ?.split(' ')
+            .pop() ?? NaN,
+        );
+      const foldSum = metric('analytics_fold_seconds_sum');
+      const foldCount = metric('analytics_fold_seconds_count');
+      console.log(
+        `incremental read model: ${foldCount} runs folded by the consumer, ${((foldSum / foldCount) * 1000).toFixed(0)} ms per run of ${perRun} results on average ` +
+          `(${foldSum.toFixed(1)} s in total, concurrent with ingestion); all folded ${lag.toFixed(1)} s after the last upload`,
+      );
+      if (keep) {
+        fs.mkdirSync(path.dirname(keptDump), { recursive: true });
+        await exec('pg_dump', ['-Fc', '-Z', '1', '-f', keptDump, bench.infra.env.DATABASE_URL]);
+        fs.writeFileSync(keptMeta, JSON.stringify({ projectId: t.projectId, userId: t.userId } satisfies Kept));
+        console.log(`kept the dataset as ${path.relative(REPO_ROOT, keptDump)} (BENCH_KEEP=1 restores it next time)`);
+      }
+    }
 
     // ---- full rebuild from the runs service
+    const analyticsPid = sys.processes.get('analytics')!.child.pid!;
+    // CPU per process from /proc: what a step costs whatever else runs on the machine.
+    const cpuGroups = () => [
+      pidGroup('analytics', sys.processes.get('analytics')!.child.pid),
+      pidGroup('runs', sys.processes.get('runs')!.child.pid),
+      pidGroup('gateway', sys.processes.get('gateway')!.child.pid),
+      postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
+    ];
+    const cpuText = (ms: Record<string, number>, per = 1) =>
+      Object.entries(ms)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${(v / per).toFixed(per > 1 ? 2 : 0)}`)
+        .join(', ');
+    const rebuildCpu = cpuMeter(cpuGroups());
+    const idleRss = rssOf(analyticsPid);
     const t2 = process.hrtime.bigint();
-    const rebuilt = await adminRpc.rebuild({ projectId: t.projectId });
+    const { value: rebuilt, peak } = await withPeak(analyticsPid, () => adminRpc.rebuild({ projectId: t.projectId }));
     const rebuildSeconds = sec(t2);
+    const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
     console.log(
-      `full rebuild (analytics:rebuild --project): ${Number(rebuilt.runs)} runs, ${Number(rebuilt.results).toLocaleString('en')} results in ${rebuildSeconds.toFixed(1)} s = ${(Number(rebuilt.results) / rebuildSeconds).toFixed(0)} results/s`,
+      `full rebuild (analytics:rebuild --project): ${Number(rebuilt.runs)} runs, ${Number(rebuilt.results).toLocaleString('en')} results in ${rebuildSeconds.toFixed(1)} s = ${(Number(rebuilt.results) / rebuildSeconds).toFixed(0)} results/s; ` +
+        `analytics RSS ${mib(idleRss)} before, peak ${mib(peak)}; CPU ms: ${cpuText(rebuildCpu())}`,
     );
 
     // ---- endpoint latency through the gateway: without the answer cache first, then with it
@@ -227,10 +302,11 @@ export async function run(): Promise<void> {
           return res.status === 200;
         };
         await closedLoop(20, 1, call);
+        const cpu = cpuMeter(cpuGroups());
         const r = await closedLoop(200, 1, call);
         worst.push(r.p95);
         console.log(
-          `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors})`,
+          `  GET ${e.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${(bytes / 1024).toFixed(0)} KiB, errors ${r.errors}; CPU ms per request: ${cpuText(cpu(), 200)})`,
         );
       }
       console.log(`  worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);

@@ -18,8 +18,18 @@ function profiled(envFor?: Record<string, Record<string, string>>): Record<strin
   return Object.fromEntries(PROCESSES.map((p) => [p.name, { ...options, ...envFor?.[p.name] }]));
 }
 
-export async function benchSystem(envFor?: Record<string, Record<string, string>>): Promise<BenchSystem> {
+export async function benchSystem(
+  envFor?: Record<string, Record<string, string>>,
+  opts: { beforeStart?: (infra: Infra) => Promise<void> } = {},
+): Promise<BenchSystem> {
   const infra = await startInfra();
+  // E.g. a restored database (the analytics bench's BENCH_KEEP): before the processes migrate and start.
+  try {
+    await opts.beforeStart?.(infra);
+  } catch (err) {
+    await infra.stop();
+    throw err;
+  }
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
   // A port taken meanwhile by another program on this shared machine fails a process's start: once more on fresh
   // ports, and never leaving the infrastructure running.

@@ -1,11 +1,13 @@
 /** SQL of the `analytics` family: the performance list and the breakdowns of the summary. */
 import type { Queryable } from '@assay/db';
+import { read } from './read';
 import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
 import { aggOf, mergeBreakdown, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
 
 /** Every test that ran in the window, slowest p95 first, at most MAX_PERFORMANCE_ROWS. */
 export async function performance(db: Queryable, projectKey: number, window: number): Promise<TestFigures[]> {
-  const { rows } = await db.query(
+  const { rows } = await read(
+    db,
     `SELECT ${TEST_COLUMNS}
        FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
       WHERE w.project_key = $1 AND w.window_days = $2 AND w.executions > w.skipped
@@ -26,12 +28,14 @@ export async function breakdown(
 ): Promise<BreakdownFigures[]> {
   const col = kind === 'environment' ? 'env_key' : 'branch_key';
   const [results, runs] = await Promise.all([
-    db.query(
+    read(
+      db,
       `SELECT d.value AS name, ${SUMS} FROM project_days p JOIN dims d ON d.dim_key = p.${col}
         WHERE p.project_key = $1 AND p.day BETWEEN $2 AND $3 GROUP BY d.value`,
       [projectKey, from, until],
     ),
-    db.query(
+    read(
+      db,
       `SELECT ${kind} AS name, count(*) AS runs FROM runs
         WHERE project_key = $1 AND folded_at IS NOT NULL AND day BETWEEN $2 AND $3 GROUP BY ${kind}`,
       [projectKey, from, until],
@@ -44,7 +48,8 @@ export async function breakdown(
 }
 
 export async function byTag(db: Queryable, projectKey: number, from: number, until: number): Promise<BreakdownFigures[]> {
-  const { rows } = await db.query(
+  const { rows } = await read(
+    db,
     `SELECT d.value AS name, sum(runs) AS runs, ${SUMS} FROM tag_days g JOIN dims d ON d.dim_key = g.tag_key
       WHERE g.project_key = $1 AND g.day BETWEEN $2 AND $3 GROUP BY d.value`,
     [projectKey, from, until],

@@ -1,14 +1,14 @@
 /** SQL of the `dashboard` family: the runs running now. */
 import type { Queryable } from '@assay/db';
+import { read } from './read';
 
-/** Runs running now, newest first: their latest snapshots, and how many there are. */
+/** Runs running now, newest first: their latest snapshots, and how many there are (one statement). */
 export async function activeRuns(db: Queryable, projectKey: number, limit: number): Promise<{ count: number; snapshots: Buffer[] }> {
-  const [count, list] = await Promise.all([
-    db.query(`SELECT count(*) AS n FROM runs WHERE project_key = $1 AND status = 'running'`, [projectKey]),
-    db.query(`SELECT snapshot FROM runs WHERE project_key = $1 AND status = 'running' ORDER BY start_time DESC, run_id LIMIT $2`, [
-      projectKey,
-      limit,
-    ]),
-  ]);
-  return { count: Number(count.rows[0].n), snapshots: list.rows.map((r) => r.snapshot as Buffer).filter(Boolean) };
+  const { rows } = await read(
+    db,
+    `SELECT snapshot, count(*) OVER () AS n FROM runs WHERE project_key = $1 AND status = 'running'
+      ORDER BY start_time DESC, run_id LIMIT $2`,
+    [projectKey, limit],
+  );
+  return { count: rows[0] ? Number(rows[0].n) : 0, snapshots: rows.map((r) => r.snapshot as Buffer).filter(Boolean) };
 }

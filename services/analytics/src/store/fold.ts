@@ -60,6 +60,29 @@ export const FOLD_MERGE_ROWS = 10_000;
 
 const pagesOf = (source: ResultSource): AsyncIterable<RunResult[]> | RunResult[][] => (typeof source === 'function' ? source() : [source]);
 
+/** Each input (page undefined: its start), then its pages, input after input. */
+async function* pagesInOrder(inputs: FoldInput[]): AsyncGenerator<{ input: FoldInput; page?: RunResult[] }> {
+  for (const input of inputs) {
+    yield { input };
+    for await (const page of pagesOf(input.results)) yield { input, page };
+  }
+}
+
+/**
+ * The items of `source` with the next one always asked for while the current one is handled: the runs service
+ * reads the next page while this process adds up the current one (one page more in memory).
+ */
+async function* ahead<T>(source: AsyncIterator<T>): AsyncGenerator<T> {
+  let next = source.next();
+  for (;;) {
+    const r = await next;
+    if (r.done) return;
+    next = source.next();
+    next.catch(() => undefined); // awaited on the next turn; not an unhandled rejection meanwhile
+    yield r.value;
+  }
+}
+
 export interface ProjectLock {
   key: number;
   asOf: number;
@@ -193,7 +216,7 @@ interface TestInfo {
   at: number;
 }
 
-async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[]): Promise<Map<string, number>> {
+async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[], keys = true): Promise<Map<string, number>> {
   // Tags follow the latest result (by run start); the title path and browser project are part of the identity.
   await c.query(
     `INSERT INTO tests (project_key, test_id, file_key, title_path, title, project_name, tags, tags_at)
@@ -213,6 +236,7 @@ async function internTests(c: PoolClient, projectKey: number, tests: TestInfo[])
       tests.map((t) => t.at),
     ],
   );
+  if (!keys) return new Map();
   const { rows } = await c.query(`SELECT test_key, test_id FROM tests WHERE project_key = $1 AND test_id = ANY($2::text[])`, [
     projectKey,
     tests.map((t) => t.testId),
@@ -336,30 +360,36 @@ export async function foldRuns(
   let rollup = new Rollup();
   const tagsCounted = new Map<string, Set<number>>();
   const totals = new Map<string, RunTotals>();
+  const keys = new Interned();
+  const windows = new WindowAdds();
   const flush = async () => {
-    if (chunk.length > 0) await addChunk(c, p.key, rollup, chunk, tagsCounted);
+    if (chunk.length > 0) await addChunk(c, p.key, rollup, chunk, tagsCounted, keys);
     chunk.length = 0;
     buffered = 0;
     if (rollup.rows >= mergeRows) {
-      await mergeRollup(c, p.key, today, rollup);
+      await keys.flushTests(c, p.key);
+      await mergeRollup(c, p.key, today, rollup, windows, mergeRows);
       rollup = new Rollup();
       collectAfterBulkWork(); // a large fold: its garbage so far, before the next part makes more
     }
   };
-  for (const i of todo) {
-    const t: RunTotals = { results: 0, allTags: new Set(i.run.tags) };
-    totals.set(i.run.id, t);
-    chunk.push({ run: i.run, results: [] }); // the run's own dimensions, results or not
-    for await (const page of pagesOf(i.results)) {
-      t.results += page.length;
-      for (const r of page) for (const tag of r.tags) t.allTags.add(tag);
-      chunk.push({ run: i.run, results: page });
-      buffered += page.length;
-      if (buffered >= chunkResults) await flush();
+  for await (const { input: i, page } of ahead(pagesInOrder(todo))) {
+    if (!page) {
+      totals.set(i.run.id, { results: 0, allTags: new Set(i.run.tags) });
+      chunk.push({ run: i.run, results: [] }); // the run's own dimensions, results or not
+      continue;
     }
+    const t = totals.get(i.run.id)!;
+    t.results += page.length;
+    for (const r of page) for (const tag of r.tags) t.allTags.add(tag);
+    chunk.push({ run: i.run, results: page });
+    buffered += page.length;
+    if (buffered >= chunkResults) await flush();
   }
   await flush();
-  await mergeRollup(c, p.key, today, rollup);
+  await keys.flushTests(c, p.key);
+  await mergeRollup(c, p.key, today, rollup, windows, mergeRows);
+  await windows.flush(c, p.key);
   await setRunTotals(c, totals);
 
   const results = [...totals.values()].reduce((n, t) => n + t.results, 0);
@@ -370,6 +400,30 @@ export async function foldRuns(
     [p.key, todo.length, results],
   );
   return { runs: todo.length, results };
+}
+
+/** Keys of files, dimensions, tag sets and tests interned by one fold (they stay valid under the project lock). */
+class Interned {
+  readonly files = new Map<string, number>();
+  readonly dims = new Map<string, number>();
+  readonly tagsets = new Map<string, number>();
+  readonly tests = new Map<string, number>();
+  /** The latest identity of tests interned already, for `flushTests`. */
+  readonly testUpdates = new Map<string, TestInfo>();
+
+  /** Interns the items whose id is not in `cache` yet (`intern` answers their keys by id). */
+  async add<T>(cache: Map<string, number>, items: T[], id: (item: T) => string, intern: (missing: T[]) => Promise<Map<string, number>>) {
+    const missing = items.filter((i) => !cache.has(id(i)));
+    if (missing.length === 0) return;
+    for (const [k, v] of await intern(missing)) cache.set(k, v);
+  }
+
+  /** Writes the latest tags of the tests met again since the last call. */
+  async flushTests(c: PoolClient, projectKey: number): Promise<void> {
+    if (this.testUpdates.size === 0) return;
+    await internTests(c, projectKey, [...this.testUpdates.values()], false);
+    this.testUpdates.clear();
+  }
 }
 
 /** Results of one run within a chunk (a run's pages may spread over several chunks). */
@@ -399,9 +453,17 @@ async function addChunk(
   rollup: Rollup,
   pieces: Piece[],
   tagsCounted: Map<string, Set<number>>,
+  keys: Interned,
 ): Promise<void> {
-  // ---- dimensions
-  const files = await internFiles(c, projectKey, sortedUnique(pieces.flatMap((i) => i.results.map((r) => r.file))));
+  // ---- dimensions (each asked of the database once per fold: a fold of many runs meets the same ones again)
+  const chunkFiles = sortedUnique(pieces.flatMap((i) => i.results.map((r) => r.file)));
+  await keys.add(
+    keys.files,
+    chunkFiles,
+    (f) => f,
+    (missing) => internFiles(c, projectKey, missing),
+  );
+  const files = keys.files;
   const latest = new Map<string, TestInfo>();
   const dims: { kind: DimKind; value: string }[] = [];
   const tagsetOf = new Map<string, string[]>();
@@ -424,10 +486,29 @@ async function addChunk(
       tagsetOf.set(textArrayLiteral(set), set);
     }
   }
-  const uniqueDims = [...new Map(dims.map((d) => [`${d.kind}\u0000${d.value}`, d])).values()];
-  const dimKeys = await internDims(c, projectKey, uniqueDims);
-  const tests = await internTests(c, projectKey, [...latest.values()]);
-  const tagsets = await internTagsets(c, projectKey, [...tagsetOf.keys()]);
+  const dimId = (d: { kind: DimKind; value: string }) => `${d.kind}\u0000${d.value}`;
+  await keys.add(keys.dims, dims, dimId, (missing) => internDims(c, projectKey, [...new Map(missing.map((d) => [dimId(d), d])).values()]));
+  // Tests met before in this fold: their latest tags are written with the next merge (one statement, not one per chunk).
+  const newTests: TestInfo[] = [];
+  for (const t of latest.values()) {
+    if (!keys.tests.has(t.testId)) newTests.push(t);
+    else if ((keys.testUpdates.get(t.testId)?.at ?? -Infinity) <= t.at) keys.testUpdates.set(t.testId, t);
+  }
+  await keys.add(
+    keys.tests,
+    newTests,
+    (t) => t.testId,
+    (missing) => internTests(c, projectKey, missing),
+  );
+  await keys.add(
+    keys.tagsets,
+    [...tagsetOf.keys()],
+    (l) => l,
+    (missing) => internTagsets(c, projectKey, missing),
+  );
+  const tests = keys.tests;
+  const tagsets = keys.tagsets;
+  const dimKeys = keys.dims;
   const dimKey = (kind: DimKind, value: string) => dimKeys.get(`${kind}\u0000${value}`)!;
 
   // ---- aggregate the chunk's results
@@ -465,25 +546,70 @@ async function addChunk(
 }
 
 /** Merges the rollup's rows into the daily tables and into the rolling windows that contain their day. */
-async function mergeRollup(c: PoolClient, projectKey: number, today: number, rollup: Rollup): Promise<void> {
+/**
+ * Additions to the rolling windows gathered over a fold's merges and written together (a rebuild's fold of 50 runs
+ * rewrote each test's three window rows after each of its merges): written once they hold the fold's `mergeRows`
+ * rows, and at its end.
+ */
+class WindowAdds {
+  private readonly byTable = new Map<TableDef, Map<string, Row>>();
+  size = 0;
+
+  add(def: TableDef, rows: Row[]): void {
+    let m = this.byTable.get(def);
+    if (!m) this.byTable.set(def, (m = new Map()));
+    for (const r of rows) {
+      const k = keyString(r.key);
+      const g = m.get(k);
+      if (g) addAgg(g.agg, r.agg);
+      else {
+        m.set(k, r);
+        this.size++;
+      }
+    }
+  }
+
+  async flush(c: PoolClient, projectKey: number): Promise<void> {
+    for (const [def, m] of this.byTable) await mergeInto(c, def, projectKey, [...m.values()]);
+    this.byTable.clear();
+    this.size = 0;
+  }
+}
+
+async function mergeRollup(
+  c: PoolClient,
+  projectKey: number,
+  today: number,
+  rollup: Rollup,
+  windows: WindowAdds,
+  maxWindowRows: number,
+): Promise<void> {
   const { testDays, fileDays, projectDays, tagDays } = rollup;
   const testRows = testDays.rows();
   const fileRows = fileDays.rows();
   const projectRows = projectDays.rows();
 
   // ---- windows first (regroup reads the new rows; mergeInto below may write them as they are)
-  const windowAdds: [TableDef, Row[]][] = [];
   for (const w of WINDOW_DAYS) {
     const inWindow = (day: number) => day > today - w && day <= today;
-    windowAdds.push([TEST_WINDOWS, regroup(testRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
-    windowAdds.push([FILE_WINDOWS, regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined))]);
-    windowAdds.push([PROJECT_WINDOWS, regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w] : undefined))]);
+    windows.add(
+      TEST_WINDOWS,
+      regroup(testRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined)),
+    );
+    windows.add(
+      FILE_WINDOWS,
+      regroup(fileRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w, r.key[2]!] : undefined)),
+    );
+    windows.add(
+      PROJECT_WINDOWS,
+      regroup(projectRows, (r) => (inWindow(r.key[1]!) ? [projectKey, w] : undefined)),
+    );
   }
   await mergeInto(c, TEST_DAYS, projectKey, testRows);
   await mergeInto(c, FILE_DAYS, projectKey, fileRows);
   await mergeInto(c, PROJECT_DAYS, projectKey, projectRows);
   await addTagRows(c, tagDays.rows());
-  for (const [def, rows] of windowAdds) await mergeInto(c, def, projectKey, rows);
+  if (windows.size >= maxWindowRows) await windows.flush(c, projectKey);
 }
 
 interface WindowEntity {

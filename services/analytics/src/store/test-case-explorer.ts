@@ -1,5 +1,6 @@
 /** SQL of the `test-case-explorer` family: the window's tests, filtered, sorted and paged. */
 import type { Queryable } from '@assay/db';
+import { read } from './read';
 import type { ExplorerSortName, ExplorerStatusName, SortOrderName } from '@assay/contracts/analytics/values';
 import { TEST_COLUMNS, testOfRow, type TestFigures } from './windows';
 
@@ -26,7 +27,8 @@ export async function listTests(
   o: { filter?: ExplorerStatusName; sort: ExplorerSortName; order: SortOrderName; limit: number; offset: number; slowThresholdMs: number },
 ): Promise<{ total: number; tests: TestFigures[] }> {
   const where = o.filter ? `AND ${FILTERS[o.filter]}` : '';
-  const { rows } = await db.query(
+  const { rows } = await read(
+    db,
     `SELECT ${TEST_COLUMNS}, count(*) OVER () AS total
        FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
       WHERE w.project_key = $1 AND w.window_days = $2 ${where}
@@ -35,7 +37,8 @@ export async function listTests(
     [projectKey, window, o.limit, o.offset, ...(o.filter === 'slow' ? [o.slowThresholdMs] : [])],
   );
   if (rows.length === 0 && o.offset > 0) {
-    const count = await db.query(
+    const count = await read(
+      db,
       `SELECT count(*) AS n FROM test_windows w WHERE w.project_key = $1 AND w.window_days = $2 ${where.replace('$5', '$3')}`,
       [projectKey, window, ...(o.filter === 'slow' ? [o.slowThresholdMs] : [])],
     );
