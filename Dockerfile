@@ -53,5 +53,5 @@ EXPOSE 7000 8080 9000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The V8 flags of every process (as NODE_FLAGS in packages/testkit/src/processes.ts): 8 MB young-generation
 # semi-spaces (V8's default grows them to 32 MB and keeps them: ~50 MB of idle RSS per process) and gc() for the
-# stream-buffer collector (packages/service-kit/src/memory.ts).
+# memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle).
 CMD ["node", "--max-semi-space-size=8", "--expose-gc", "dist/main.js"]

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Admin, Api, startS3Server } from '@assay/testkit';
 import { benchSystem } from './lib';
+import { report } from './summary';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
@@ -62,7 +63,7 @@ export async function run(): Promise<void> {
     const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
     const t = await admin.tenant('owner');
     const api = new Api(bench.system.gatewayUrl, t.token);
-    const report = {
+    const playwrightReport = {
       suites: [
         {
           title: 'video.spec.ts',
@@ -86,7 +87,7 @@ export async function run(): Promise<void> {
       ],
     };
     const ingested = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-      rawBody: JSON.stringify(report),
+      rawBody: JSON.stringify(playwrightReport),
       headers: { 'content-type': 'application/json' },
     });
     const runId = ingested.body.data.runId as string;
@@ -122,6 +123,15 @@ export async function run(): Promise<void> {
     );
     console.log(
       `peak RSS during the upload: gateway ${mb(upPeaks[0]!)} (+${mb(upPeaks[0]! - idle[0]!)}), runs ${mb(upPeaks[1]!)} (+${mb(upPeaks[1]! - idle[1]!)}); budget 150 MB`,
+    );
+    ['gateway', 'runs'].forEach((name, i) =>
+      report({
+        bench: 'artifact-memory',
+        figure: `${name}: peak RSS, a ${mb(bytes)} upload (${s3 ? 'S3' : 'filesystem'}; idle)`,
+        assay: `${mb(upPeaks[i]!)} (${mb(idle[i]!)})`,
+        goal: '< 150 MB',
+        met: upPeaks[i]! < 150e6,
+      }),
     );
     console.log(`stored SHA-256 ${answer.body.data.sha256 === sha256 ? 'matches' : 'DIFFERS FROM'} the file's`);
 

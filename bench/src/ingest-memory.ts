@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { cpuMeter, pidGroup } from './cpu';
 import { benchSystem } from './lib';
+import { report } from './summary';
 import { generateReport } from './ingestion';
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -130,6 +131,16 @@ export async function run(): Promise<void> {
       console.log(
         `peak RSS of ${k} meanwhile (${k === 'analytics' ? `folding the three runs, done ${((Date.now() - uploaded) / 1000).toFixed(0)} s after` : 'forwarding them'}): ${mib(peaks[k]!)} (idle ${mib(othersIdle[k]!)})`,
       );
+    const peakFigure = (name: string, peak: number, idleNow: number) =>
+      report({
+        bench: 'ingest-memory',
+        figure: `${name}: peak RSS, three ${mib(bytes.length)} reports at once (idle)`,
+        assay: `${mib(peak)} (${mib(idleNow)})`,
+        goal: name === 'gateway' ? '≤ 150 MB (idle ≤ 120 MB)' : '≤ 300 MB (idle ≤ 120 MB)',
+        met: peak <= (name === 'gateway' ? 150e6 : 300e6) && idleNow <= 120e6,
+      });
+    peakFigure('runs', three, fresh);
+    for (const k of Object.keys(others)) peakFigure(k, peaks[k]!, othersIdle[k]!);
     const oldCost = jsonParseCost(bytes);
     console.log(
       `the old way per upload (body as a string + JSON.parse, in a fresh process): +${mib(oldCost)}; three at once ≈ +${mib(3 * oldCost)}`,

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { benchSystem } from './lib';
+import { report, times } from './summary';
 
 export function generateReport(n: number) {
   const perFile = 100;
@@ -270,6 +271,16 @@ export async function run(): Promise<void> {
         )} s); ratio ${(row.ingest / row.copy).toFixed(2)}x`,
       );
     }
+    for (const r of table)
+      report({
+        bench: 'ingestion',
+        figure: `${r.n} tests, end to end (tests/s)`,
+        assay: `${r.ingest.toFixed(2)} s (${(r.n / r.ingest).toFixed(0)})`,
+        baseline: `raw COPY ${r.psql.toFixed(2)} s`,
+        ratio: times(r.ingest, r.psql),
+        goal: '≤ 1.5× the COPY time',
+        met: r.ingest <= 1.5 * r.psql,
+      });
     console.log('\n   tests   ingestion tests/s   COPY (psql runs) tests/s   ratio   COPY (\\copy alone) tests/s   ratio');
     for (const r of table)
       console.log(

@@ -27,6 +27,7 @@ import { Admin, Api, NODE_FLAGS, type Tenant } from '@assay/testkit';
 import { report, testDefs } from './analytics';
 import { cpuMeter, pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
 import { benchSystem, type BenchSystem } from './lib';
+import { report, times } from './summary';
 
 interface Figures {
   perSecond: number;
@@ -270,6 +271,15 @@ async function measure(
         (af.errors + bf.errors > 0 ? ` errors ${af.errors}/${bf.errors}` : ''),
     );
     parts.push(`${c} connections: Assay ${cpuParts(af)}; baseline ${cpuParts(bf)}`);
+    report({
+      bench: 'reads',
+      figure: `${e.key}, ${c} connections: req/s (p99)`,
+      assay: `${af.perSecond.toFixed(0)} (${af.p99} ms)`,
+      baseline: `${bf.perSecond.toFixed(0)} (${bf.p99} ms)`,
+      ratio: `${times(af.perSecond, bf.perSecond)} (p99 ${times(af.p99, bf.p99)})`,
+      goal: '≥ 0.7× (p99 ≤ 1.5×)',
+      met: af.perSecond >= 0.7 * bf.perSecond && af.p99 <= 1.5 * bf.p99,
+    });
     short.push(
       `${c}: ${ratio(af.perSecond, bf.perSecond)} (${af.perSecond.toFixed(0)} vs ${bf.perSecond.toFixed(0)}), p99 ${ratio(af.p99, bf.p99)}`,
     );
@@ -277,6 +287,15 @@ async function measure(
   const b1 = await load(base, 1, seconds);
   const a1 = await load(assay, 1, seconds);
   console.log(`| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | | | |`);
+  report({
+    bench: 'reads',
+    figure: `${e.key}, 1 connection: p50`,
+    assay: `${a1.p50} ms`,
+    baseline: `${b1.p50} ms`,
+    ratio: times(a1.p50, b1.p50),
+    goal: '≤ 2×',
+    met: a1.p50 <= 2 * b1.p50,
+  });
   console.log(`CPU ms/request by process: ${parts.join(' | ')}`);
   return `${e.key}: ${short.join('; ')}; p50 at 1: ${a1.p50} vs ${b1.p50} ms`;
 }

@@ -8,6 +8,7 @@ import * as reads from './reads';
 import * as reports from './reports';
 import * as rpc from './rpc';
 import * as web from './web';
+import { printSummary } from './summary';
 import * as webhookFanout from './webhook-fanout';
 
 const benchmarks: Record<string, { run(): Promise<void> }> = {
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     console.log(`\n=== ${name}`);
     await b.run();
   }
+  printSummary();
 }
 
 main().catch((err) => {
