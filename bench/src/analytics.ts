@@ -24,7 +24,7 @@ import { AnalyticsAdminService, AnalyticsService } from '@assay/proto/assay/anal
 import { Admin, Api, REPO_ROOT } from '@assay/testkit';
 import { cpuMeter, pidGroup, postgresGroup } from './cpu';
 import { benchSystem, closedLoop, fmt, percentile } from './lib';
-import { report } from './summary';
+import { addFigure } from './summary';
 
 const DAY = 86_400_000;
 
@@ -270,7 +270,7 @@ export async function run(): Promise<void> {
     const { value: rebuilt, peak } = await withPeak(analyticsPid, () => adminRpc.rebuild({ projectId: t.projectId }));
     const rebuildSeconds = sec(t2);
     const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
-    report({
+    addFigure({
       bench: 'analytics',
       figure: `full rebuild of ${Number(rebuilt.results).toLocaleString('en')} results (peak RSS)`,
       assay: `${rebuildSeconds.toFixed(1)} s (${mib(peak)})`,
@@ -318,7 +318,7 @@ export async function run(): Promise<void> {
         );
       }
       console.log(`  worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);
-      report({
+      addFigure({
         bench: 'analytics',
         figure: `${Number(rebuilt.results).toLocaleString('en')} results: worst endpoint p95, no answer cache`,
         assay: `${Math.max(...worst).toFixed(1)} ms`,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Admin, Api, startS3Server } from '@assay/testkit';
 import { benchSystem } from './lib';
-import { report } from './summary';
+import { addFigure } from './summary';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
@@ -125,7 +125,7 @@ export async function run(): Promise<void> {
       `peak RSS during the upload: gateway ${mb(upPeaks[0]!)} (+${mb(upPeaks[0]! - idle[0]!)}), runs ${mb(upPeaks[1]!)} (+${mb(upPeaks[1]! - idle[1]!)}); budget 150 MB`,
     );
     ['gateway', 'runs'].forEach((name, i) =>
-      report({
+      addFigure({
         bench: 'artifact-memory',
         figure: `${name}: peak RSS, a ${mb(bytes)} upload (${s3 ? 'S3' : 'filesystem'}; idle)`,
         assay: `${mb(upPeaks[i]!)} (${mb(idle[i]!)})`,

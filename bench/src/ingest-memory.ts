@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { cpuMeter, pidGroup } from './cpu';
 import { benchSystem } from './lib';
-import { report } from './summary';
+import { addFigure } from './summary';
 import { generateReport } from './ingestion';
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -132,7 +132,7 @@ export async function run(): Promise<void> {
         `peak RSS of ${k} meanwhile (${k === 'analytics' ? `folding the three runs, done ${((Date.now() - uploaded) / 1000).toFixed(0)} s after` : 'forwarding them'}): ${mib(peaks[k]!)} (idle ${mib(othersIdle[k]!)})`,
       );
     const peakFigure = (name: string, peak: number, idleNow: number) =>
-      report({
+      addFigure({
         bench: 'ingest-memory',
         figure: `${name}: peak RSS, three ${mib(bytes.length)} reports at once (idle)`,
         assay: `${mib(peak)} (${mib(idleNow)})`,

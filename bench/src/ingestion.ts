@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { benchSystem } from './lib';
-import { report, times } from './summary';
+import { addFigure, times } from './summary';
 
 export function generateReport(n: number) {
   const perFile = 100;
@@ -272,7 +272,7 @@ export async function run(): Promise<void> {
       );
     }
     for (const r of table)
-      report({
+      addFigure({
         bench: 'ingestion',
         figure: `${r.n} tests, end to end (tests/s)`,
         assay: `${r.ingest.toFixed(2)} s (${(r.n / r.ingest).toFixed(0)})`,

@@ -27,7 +27,7 @@ import { Admin, Api, NODE_FLAGS, type Tenant } from '@assay/testkit';
 import { report, testDefs } from './analytics';
 import { cpuMeter, pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
 import { benchSystem, type BenchSystem } from './lib';
-import { report, times } from './summary';
+import { addFigure, times } from './summary';
 
 interface Figures {
   perSecond: number;
@@ -271,7 +271,7 @@ async function measure(
         (af.errors + bf.errors > 0 ? ` errors ${af.errors}/${bf.errors}` : ''),
     );
     parts.push(`${c} connections: Assay ${cpuParts(af)}; baseline ${cpuParts(bf)}`);
-    report({
+    addFigure({
       bench: 'reads',
       figure: `${e.key}, ${c} connections: req/s (p99)`,
       assay: `${af.perSecond.toFixed(0)} (${af.p99} ms)`,
@@ -287,7 +287,7 @@ async function measure(
   const b1 = await load(base, 1, seconds);
   const a1 = await load(assay, 1, seconds);
   console.log(`| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | | | |`);
-  report({
+  addFigure({
     bench: 'reads',
     figure: `${e.key}, 1 connection: p50`,
     assay: `${a1.p50} ms`,

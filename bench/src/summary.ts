@@ -17,7 +17,7 @@ export interface Figure {
 
 const figures: Figure[] = [];
 
-export function report(f: Figure): void {
+export function addFigure(f: Figure): void {
   figures.push(f);
 }
 

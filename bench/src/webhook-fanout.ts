@@ -25,7 +25,7 @@ import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values'
 import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
 import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
 import { benchSystem, percentile } from './lib';
-import { report, times } from './summary';
+import { addFigure, times } from './summary';
 
 /** The dispatcher's defaults (services/webhooks: WEBHOOK_TIMEOUT_MS, the sender's connections per origin). */
 const TIMEOUT_MS = 10000;
@@ -198,7 +198,7 @@ export async function run(): Promise<void> {
     const b = describe(base);
     console.log(`  Assay    (run finish → receipt, ${rounds} rounds): ${a.text}`);
     console.log(`  baseline (loop start → receipt, ${rounds} rounds): ${b.text}`);
-    report({
+    addFigure({
       bench: 'webhook-fanout',
       figure: `${subscriptions} hooks: deliveries/s`,
       assay: a.mean.toFixed(0),
@@ -207,7 +207,7 @@ export async function run(): Promise<void> {
       goal: '≥ 0.5×',
       met: a.mean >= 0.5 * b.mean,
     });
-    report({ bench: 'webhook-fanout', figure: 'p99, run finish → receipt', assay: `${a.p99} ms`, goal: '< 300 ms', met: a.p99 < 300 });
+    addFigure({ bench: 'webhook-fanout', figure: 'p99, run finish → receipt', assay: `${a.p99} ms`, goal: '< 300 ms', met: a.p99 < 300 });
     console.log(
       `  ratio: ${(a.mean / b.mean).toFixed(2)}× the baseline's deliveries/s (goal ≥ 0.5×); Assay p99 ${a.p99} ms (goal < 300 ms)`,
     );

@@ -5,8 +5,8 @@
  */
 import { create } from '@bufbuild/protobuf';
 import { AppError } from '@assay/errors';
-import { GetSummaryResponseSchema } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { summaryToJson } from '@assay/contracts/analytics/analytics';
+import { GetSummaryResponseSchema, TestColumnsSchema } from '@assay/proto/assay/analytics/v1/analytics_pb';
+import { performanceJsonFromColumns, summaryToJson } from '@assay/contracts/analytics/analytics';
 import { AT, day, durations, stats, testJson, testRow, window } from './analytics-rows';
 import { gatewayHarness, type Harness } from './harness';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
         return summary;
       },
       async getTestPerformance(req) {
-        return {
+        const answer = {
           window: window(req.days),
           columns: {
             testId: ['t1', 't2'],
@@ -67,6 +67,12 @@ beforeAll(async () => {
             lastFlakyAtMs: [0, 0],
           },
         };
+        // Asked for JSON, the service renders the public rows itself (held equal to this there).
+        if (req.json && !olderService)
+          return {
+            testsJson: Buffer.from(JSON.stringify(performanceJsonFromColumns(create(TestColumnsSchema, answer.columns)))),
+          };
+        return answer;
       },
     },
   });
@@ -139,6 +145,21 @@ describe('analytics routes', () => {
         expect.objectContaining({ date: '2026-03-10', runs: 3 }),
       ],
     });
+  });
+
+  it("performance: the service's JSON is passed on as it is, byte for byte what an older service's columns give", async () => {
+    const current = await h.request({ method: 'GET', url: `${P()}/analytics/test-cases/performance?days=7` });
+    expect(h.calls[0]!.request).toMatchObject({ json: true, columnar: true });
+    olderService = true;
+    try {
+      const older = await h.request({ method: 'GET', url: `${P()}/analytics/test-cases/performance?days=7` });
+      expect([current.statusCode, older.statusCode]).toEqual([200, 200]);
+      expect(current.headers['content-type']).toBe(older.headers['content-type']);
+      expect(current.body).toBe(older.body);
+      expect(current.json().data).toHaveLength(2);
+    } finally {
+      olderService = false;
+    }
   });
 
   it('performance: asks for the columnar form and answers one row per test (no last run → null)', async () => {

@@ -4,10 +4,11 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import {
   GetSummaryResponseSchema,
   GetTestPerformanceResponseSchema,
+  TestColumnsSchema,
   type AnalyticsService,
   type GetSummaryResponse,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { summaryToJson } from '@assay/contracts/analytics/analytics';
+import { performanceJsonFromColumns, summaryToJson } from '@assay/contracts/analytics/analytics';
 import type { Pool } from '@assay/db';
 import { TOP_TESTS, type WindowDays } from '@assay/contracts/analytics/values';
 import { windowDays } from '../domain/days';
@@ -16,7 +17,7 @@ import { emptyAgg } from '../domain/stats';
 import { breakdownRow, dayTrend, durations, outcomeStats, runCounts as runCountsMsg, testColumns, testRow, windowOf } from '../domain/view';
 import { cacheKey } from '../cache';
 import { breakdown, byTag, performance } from '../store/analytics';
-import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend } from '../store/windows';
+import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend, type TestFigures } from '../store/windows';
 import type { Reads } from '../wiring';
 
 /** The summary of a project's window from the read model (the reads bench's baseline runs this same SQL). */
@@ -80,14 +81,19 @@ export function analyticsHandlers({
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
-      if (!state) return { window, tests: [], columns: req.columnar ? testColumns([]) : undefined };
-      return cache.get(cacheKey(state, 'performance', days, req.columnar), async () => {
-        const tests = await performance(db, state.key, days);
-        return create(
-          GetTestPerformanceResponseSchema,
-          req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) },
-        );
-      });
+      // With `json` the public rows themselves (what the gateway made of the columns), passed on as they are and
+      // cached as bytes.
+      const answer = (tests: TestFigures[]) =>
+        req.json
+          ? { testsJson: Buffer.from(JSON.stringify(performanceJsonFromColumns(create(TestColumnsSchema, testColumns(tests))))) }
+          : create(
+              GetTestPerformanceResponseSchema,
+              req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) },
+            );
+      if (!state) return answer([]);
+      return cache.get(cacheKey(state, 'performance', days, req.json ? 'json' : req.columnar), async () =>
+        answer(await performance(db, state.key, days)),
+      );
     },
   };
 }

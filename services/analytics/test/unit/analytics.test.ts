@@ -5,7 +5,7 @@
  */
 import { Code } from '@connectrpc/connect';
 import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
-import { summaryToJson } from '@assay/contracts/analytics/analytics';
+import { performanceJsonFromColumns, summaryToJson } from '@assay/contracts/analytics/analytics';
 import { analyticsUnit, daysAgo, refused, type AnalyticsUnit } from './fixture';
 
 let u: AnalyticsUnit;
@@ -116,6 +116,18 @@ describe('analytics handlers: performance', () => {
     expect(cols.columns!.testId).toEqual(rows.tests.map((t) => t.testId));
     expect(cols.columns!.executions).toEqual(rows.tests.map((t) => Number(t.stats!.executions)));
     expect(cols.columns!.titlePathLengths).toEqual([2, 2, 2]);
+  });
+
+  it('answers the public rows with `json`: what the gateway made of the columns, byte for byte (empty project too)', async () => {
+    for (const projectId of [P, 'e'.repeat(24)]) {
+      const cols = await u.client.getTestPerformance({ projectId, days: 7, columnar: true });
+      const answer = await u.client.getTestPerformance({ projectId, days: 7, columnar: true, json: true });
+      expect([answer.window, answer.columns, answer.tests]).toEqual([undefined, undefined, []]);
+      expect(Buffer.from(answer.testsJson).toString('utf8')).toBe(JSON.stringify(performanceJsonFromColumns(cols.columns)));
+    }
+    expect(
+      JSON.parse(Buffer.from((await u.client.getTestPerformance({ projectId: P, days: 7, json: true })).testsJson).toString()),
+    ).toHaveLength(3);
   });
 
   it(`answers at most ${MAX_PERFORMANCE_ROWS} rows, the slowest`, async () => {
