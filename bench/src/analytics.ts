@@ -320,10 +320,11 @@ export async function run(): Promise<void> {
       console.log(`  worst endpoint p95: ${Math.max(...worst).toFixed(1)} ms (target < 50 ms)`);
       addFigure({
         bench: 'analytics',
-        figure: `${Number(rebuilt.results).toLocaleString('en')} results: worst endpoint p95, no answer cache`,
+        figure: `${Number(rebuilt.results).toLocaleString('en')} results: worst endpoint p95, ${label.replace(/ \(.*\)$/, '')}`,
         assay: `${Math.max(...worst).toFixed(1)} ms`,
-        goal: '< 50 ms',
-        met: Math.max(...worst) < 50,
+        // The goal is without the cache; with it, the figure is for scale.
+        goal: '< 50 ms without the cache',
+        met: label.startsWith('no answer cache') ? Math.max(...worst) < 50 : undefined,
       });
       const mixed = await closedLoop(
         400,
