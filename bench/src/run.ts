@@ -25,7 +25,9 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
 };
 
 async function main(): Promise<void> {
-  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : (process.env.BENCH ?? '').split(',').filter(Boolean);
+  const names = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : [process.env.BENCH ?? ''])
+    .flatMap((n) => n.split(','))
+    .filter(Boolean);
   const selected = names.length > 0 ? names : Object.keys(benchmarks);
   for (const name of selected) {
     const b = benchmarks[name];
