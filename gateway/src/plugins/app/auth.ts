@@ -16,6 +16,7 @@ import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
 import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
+import { enforceIpLimit } from './rate-limit';
 
 /**
  * `project`: a caller (bearer token, or a web app session) plus access to the `:projectId` of the path;
@@ -96,6 +97,16 @@ export default fp(
     // Authentication only: who is calling. The per-token rate limit runs next (it counts authenticated
     // requests, including those authorization refuses), then `authorizePlugin`.
     app.addHook('onRequest', async (request) => {
+      try {
+        await authenticate(request);
+      } catch (err) {
+        // The per-IP limit's refusal comes first: a client over it gets 429 whatever its credentials.
+        await enforceIpLimit(request);
+        throw err;
+      }
+    });
+
+    async function authenticate(request: FastifyRequest): Promise<void> {
       const mode = request.routeOptions.config.auth ?? 'none';
       if (mode === 'none' || request.is404) return;
       if (mode === 'upload-key') {
@@ -116,7 +127,7 @@ export default fp(
       request.auth = {
         ...(await authenticator.authenticateBearer(request.headers.authorization, ID_PATTERN.test(projectId) ? projectId : undefined)),
       };
-    });
+    }
   },
   { name: 'auth', dependencies: ['errors'] },
 );

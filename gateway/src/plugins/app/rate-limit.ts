@@ -6,7 +6,10 @@
  * Two hooks, registered around authentication (app.ts):
  *   - `ipRateLimit` (onRequest, BEFORE auth): every request of a client IP counts in the `ip` bucket, whatever
  *     its outcome (401s and unknown routes included). Its 429 carries `Retry-After` and no `RateLimit-*`
- *     headers (the caller is not authenticated). The API calls an MCP tool makes in process for a /mcp request
+ *     headers (the caller is not authenticated). The count is sent without waiting for it, so that it and
+ *     authentication's cache read share one Redis round trip (ioredis pipelines the commands of one event-loop
+ *     turn); `enforceIpLimit` applies its answer before anything else does: at the start of `tokenRateLimit`,
+ *     and before authentication's refusal (auth.ts). The API calls an MCP tool makes in process for a /mcp request
  *     are not counted again (routes/mcp.ts). The client IP is the socket address, or the X-Forwarded-For
  *     entry added by the last of TRUSTED_PROXY_HOPS trusted proxies (Fastify `trustProxy`, see app.ts).
  *   - `tokenRateLimit` (onRequest, AFTER auth): an authenticated request counts once in each of its buckets,
@@ -33,6 +36,10 @@ export const RATE_WINDOW_SECONDS = 60;
 export type Bucket = keyof RateLimits;
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The per-IP count in flight: resolves to its refusal (429, or 503 when Redis failed), or undefined. */
+    ipLimit?: Promise<AppError | undefined>;
+  }
   interface FastifyContextConfig {
     /**
      * `false`: not rate-limited at all (health probes only). `'ip'`: the per-IP limit only, not the token's buckets
@@ -139,21 +146,37 @@ const LIMITED = /^\/(api|mcp)(\/|$)/;
 /** Per-IP limit, before authentication. Register before the auth plugin. */
 export const ipRateLimit = fp(
   async function ipRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.rateLimit === false || !LIMITED.test(request.url)) return;
+    app.decorateRequest('ipLimit', undefined);
+    // Callback style, done at once: the next hooks (authentication) run in this same turn, so their Redis
+    // command goes out with this one.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config.rateLimit === false || !LIMITED.test(request.url)) return done();
       // An MCP tool's API call: its /mcp request already counted for this address (routes/mcp.ts).
-      if (isMcpToolCall(request)) return;
-      const s = await opts.policy.consume('ip', clientIp(request));
-      if (s.exceeded) throw tooMany('Too many requests from this address', s.resetSeconds);
+      if (isMcpToolCall(request)) return done();
+      request.ipLimit = opts.policy.consume('ip', clientIp(request)).then(
+        (s) => (s.exceeded ? tooMany('Too many requests from this address', s.resetSeconds) : undefined),
+        (err: unknown) => (err instanceof AppError ? err : new AppError('INTERNAL_ERROR', undefined, { cause: err })),
+      );
+      done();
     });
   },
   { name: 'ip-rate-limit', dependencies: ['errors'] },
 );
 
+/** Applies the request's per-IP count (sent by `ipRateLimit`): throws its 429 or 503. Once per request. */
+export async function enforceIpLimit(request: FastifyRequest): Promise<void> {
+  const pending = request.ipLimit;
+  if (!pending) return;
+  request.ipLimit = undefined;
+  const refusal = await pending;
+  if (refusal) throw refusal;
+}
+
 /** Per-token limits, after authentication. Register after the auth plugin. */
 export const tokenRateLimit = fp(
   async function tokenRateLimitPlugin(app: FastifyInstance, opts: { policy: RateLimitPolicy }) {
     app.addHook('onRequest', async (request, reply) => {
+      await enforceIpLimit(request);
       const auth = request.auth;
       const config = request.routeOptions.config.rateLimit;
       if (!auth || config === false || config === 'ip') return;
