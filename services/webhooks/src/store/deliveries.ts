@@ -55,22 +55,78 @@ export interface EventForDeliveries {
   now: Date;
 }
 
+/** Rows `createDeliveriesForEvent` may claim as it creates them (the dispatcher's free room), and their lease. */
+export interface ClaimOnCreate {
+  limit: number;
+  leaseUntil: Date;
+}
+
 /**
  * One delivery per matching active subscription, in one statement; the (event, subscription) key makes a
  * replayed event a no-op. A subscription only receives events that happened after it was created.
- * `conditions.outcome` filters RUN_FINISHED only. Returns the number of new rows.
+ * `conditions.outcome` filters RUN_FINISHED only. With `claim`, up to `claim.limit` of the new rows are created
+ * claimed (attempt 1 counted, leased until `claim.leaseUntil`, exactly as `claimDue` would leave them) and returned,
+ * so the dispatcher sends them without a claim's round trip; the rest are due at once. Returns the number of new rows.
  */
-export async function createDeliveriesForEvent(q: Queryable, e: EventForDeliveries): Promise<number> {
-  const { rowCount } = await q.query(
-    `INSERT INTO deliveries (id, subscription_id, project_id, event_id, event, run_id, payload, next_attempt_at, event_at)
-     SELECT ${NEW_ID_SQL}, s.id, s.project_id, $2, $3, $4, $5, $6, $7
-       FROM subscriptions s
-      WHERE s.project_id = $1 AND s.active AND $3 = ANY (s.events) AND s.created_at <= $7
-        AND ($3 = 'RUN_STARTED' OR s.outcome = 'any' OR (s.outcome = 'failed' AND $8) OR (s.outcome = 'passed' AND NOT $8))
-     ON CONFLICT (event_id, subscription_id) DO NOTHING`,
-    [e.projectId, e.eventId, e.event, e.runId, e.payload, e.now, e.eventAt, e.failed],
+export async function createDeliveriesForEvent(
+  q: Queryable,
+  e: EventForDeliveries,
+  claim: ClaimOnCreate,
+): Promise<{ created: number; claimed: ClaimedDelivery[] }>;
+export async function createDeliveriesForEvent(q: Queryable, e: EventForDeliveries): Promise<number>;
+export async function createDeliveriesForEvent(
+  q: Queryable,
+  e: EventForDeliveries,
+  claim?: ClaimOnCreate,
+): Promise<number | { created: number; claimed: ClaimedDelivery[] }> {
+  const leaseId = randomBytes(12).toString('hex');
+  const { rows } = await q.query(
+    `WITH ins AS (
+       INSERT INTO deliveries (id, subscription_id, project_id, event_id, event, run_id, payload, next_attempt_at, event_at, attempt, lease_id)
+       SELECT ${NEW_ID_SQL}, s.id, s.project_id, $2, $3, $4, $5,
+              CASE WHEN s.rn <= $9::int THEN $10::timestamptz ELSE $6 END, $7,
+              CASE WHEN s.rn <= $9::int THEN 1 ELSE 0 END,
+              CASE WHEN s.rn <= $9::int THEN $11::text END
+         FROM (SELECT s.*, row_number() OVER (ORDER BY s.id) AS rn
+                 FROM subscriptions s
+                WHERE s.project_id = $1 AND s.active AND $3 = ANY (s.events) AND s.created_at <= $7
+                  AND ($3 = 'RUN_STARTED' OR s.outcome = 'any' OR (s.outcome = 'failed' AND $8) OR (s.outcome = 'passed' AND NOT $8))) s
+       ON CONFLICT (event_id, subscription_id) DO NOTHING
+       RETURNING id, subscription_id, attempt, lease_id
+     )
+     SELECT ins.id, ins.subscription_id, ins.attempt, ins.lease_id, s.url, s.secret_ciphertext, s.active
+       FROM ins JOIN subscriptions s ON s.id = ins.subscription_id`,
+    [
+      e.projectId,
+      e.eventId,
+      e.event,
+      e.runId,
+      e.payload,
+      e.now,
+      e.eventAt,
+      e.failed,
+      claim?.limit ?? 0,
+      claim?.leaseUntil ?? null,
+      leaseId,
+    ],
   );
-  return rowCount ?? 0;
+  if (!claim) return rows.length;
+  const claimed: ClaimedDelivery[] = rows
+    .filter((r) => r.lease_id !== null)
+    .map((r) => ({
+      id: r.id,
+      subscriptionId: r.subscription_id,
+      event: e.event,
+      payload: e.payload,
+      attempt: r.attempt,
+      leaseId,
+      interrupted: false,
+      url: r.url,
+      secretCiphertext: r.secret_ciphertext,
+      active: r.active,
+      before: { nextAttemptAt: e.now, leaseId: null },
+    }));
+  return { created: rows.length, claimed };
 }
 
 export async function countDeliveries(q: Queryable, subscriptionId: string, status?: string): Promise<number> {
