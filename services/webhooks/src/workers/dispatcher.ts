@@ -102,6 +102,9 @@ export class Dispatcher implements Worker {
   #recording: Promise<void> | undefined;
   /** The batch being written. */
   #batch: Promise<void> | undefined;
+  /** Wakes so far (new deliveries exist), and the count when a claim started that came back short (nothing more due). */
+  #wakes = 0;
+  #dryAt: { wakes: number; at: number } | undefined;
 
   constructor(opts: DispatcherOptions) {
     this.#o = opts;
@@ -141,7 +144,17 @@ export class Dispatcher implements Worker {
 
   /** Asks the loop to look for due deliveries now (new deliveries were created). */
   wake(): void {
+    this.#wakes++;
     this.#loop.kick();
+  }
+
+  /**
+   * A claim came back short and nothing was created since, within a poll interval: claiming again as each attempt
+   * ends finds nothing (in webhook-fanout 5-8 empty claims a round, next to the last batches' recording).
+   */
+  #dry(): boolean {
+    const d = this.#dryAt;
+    return d !== undefined && d.wakes === this.#wakes && performance.now() - d.at < this.#o.pollIntervalMs;
   }
 
   start(): Promise<void> {
@@ -174,7 +187,7 @@ export class Dispatcher implements Worker {
     if (fresh !== 0) await this.#release(this.#ready.splice(0, fresh === -1 ? this.#ready.length : fresh).map((r) => r.d));
     const room = (1 + CLAIM_AHEAD) * concurrency - this.#inFlight.size - this.#ready.length - this.#reserved;
     const worth = this.#ready.length === 0 && this.#reserved === 0 ? 1 : Math.ceil(concurrency / 2);
-    if (room < worth || this.#claims.size >= CLAIMS_IN_FLIGHT_MAX) {
+    if (room < worth || this.#claims.size >= CLAIMS_IN_FLIGHT_MAX || this.#dry()) {
       if (this.#inFlight.size + this.#claims.size === 0) return false;
       await Promise.race([...this.#inFlight, ...this.#claims]);
       await nextTurn();
@@ -197,6 +210,7 @@ export class Dispatcher implements Worker {
   /** Claims up to `n` due deliveries, starts as many as slots are free and queues the rest; true when it got `n`. */
   #claim(n: number): Promise<boolean> {
     this.#reserved += n;
+    const wakes = this.#wakes;
     const claim = (async () => {
       try {
         const now = this.#clock();
@@ -204,6 +218,7 @@ export class Dispatcher implements Worker {
         const at = performance.now();
         for (const d of claimed) this.#ready.push({ d, at });
         this.#startReady();
+        if (claimed.length < n) this.#dryAt = { wakes, at: performance.now() };
         return claimed.length === n;
       } finally {
         this.#reserved -= n;
@@ -233,6 +248,8 @@ export class Dispatcher implements Worker {
     if (claims.length === 0) return;
     try {
       await releaseClaims(this.#o.pool, claims);
+      // Due again: worth a claim.
+      this.#dryAt = undefined;
     } catch (err) {
       // Their leases run out and they are claimed again (their unsent attempt recorded as interrupted).
       this.#o.logger.warn({ err, deliveries: claims.length }, 'claimed deliveries could not be given back');
@@ -244,7 +261,7 @@ export class Dispatcher implements Worker {
     void p.finally(() => {
       this.#inFlight.delete(p);
       this.#startReady();
-      this.wake();
+      this.#loop.kick();
     });
   }
 
