@@ -324,10 +324,28 @@ export async function completeAttempts(c: PoolClient, items: Completion[]): Prom
   }
   if (written.length === 0) return results;
 
+  const touched = [...state].filter(([, s]) => s.lastDeliveryAt !== undefined);
+  // The three writes in one statement (one round trip rather than three; they touch different tables).
   await c.query(
-    `INSERT INTO delivery_attempts (delivery_id, attempt, status, status_code, response_ms, error, started_at, finished_at)
-     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::timestamptz[])
-     ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    `WITH attempts AS (
+       INSERT INTO delivery_attempts (delivery_id, attempt, status, status_code, response_ms, error, started_at, finished_at)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+       ON CONFLICT (delivery_id, attempt) DO NOTHING
+     ), subs AS (
+       UPDATE subscriptions s
+          SET last_delivery_at = u.last_delivery_at, consecutive_failures = u.failures, active = u.active,
+              disabled_reason = CASE WHEN u.disabled_reason IS NULL THEN s.disabled_reason ELSE u.disabled_reason END,
+              updated_at = CASE WHEN u.disabled_reason IS NULL THEN s.updated_at ELSE now() END
+         FROM unnest($9::text[], $10::timestamptz[], $11::int[], $12::boolean[], $13::text[])
+              AS u(id, last_delivery_at, failures, active, disabled_reason)
+        WHERE s.id = u.id
+     )
+     UPDATE deliveries d
+        SET status = u.status, next_attempt_at = u.next_attempt_at, lease_id = NULL, status_code = u.status_code,
+            response_ms = u.response_ms, error = u.error, updated_at = now()
+       FROM unnest($1::text[], $14::text[], $15::timestamptz[], $4::int[], $5::int[], $16::text[])
+            AS u(id, status, next_attempt_at, status_code, response_ms, error)
+      WHERE d.id = u.id`,
     [
       written.map((w) => w.d.id),
       written.map((w) => w.d.attempt),
@@ -337,38 +355,13 @@ export async function completeAttempts(c: PoolClient, items: Completion[]): Prom
       written.map((w) => w.outcome.error),
       written.map((w) => w.outcome.startedAt),
       written.map((w) => w.plan.now),
-    ],
-  );
-  const touched = [...state].filter(([, s]) => s.lastDeliveryAt !== undefined);
-  await c.query(
-    `UPDATE subscriptions s
-        SET last_delivery_at = u.last_delivery_at, consecutive_failures = u.failures, active = u.active,
-            disabled_reason = CASE WHEN u.disabled_reason IS NULL THEN s.disabled_reason ELSE u.disabled_reason END,
-            updated_at = CASE WHEN u.disabled_reason IS NULL THEN s.updated_at ELSE now() END
-       FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::boolean[], $5::text[])
-            AS u(id, last_delivery_at, failures, active, disabled_reason)
-      WHERE s.id = u.id`,
-    [
       touched.map(([id]) => id),
       touched.map(([, s]) => s.lastDeliveryAt),
       touched.map(([, s]) => s.failures),
       touched.map(([, s]) => s.active),
       touched.map(([, s]) => s.disabledReason ?? null),
-    ],
-  );
-  await c.query(
-    `UPDATE deliveries d
-        SET status = u.status, next_attempt_at = u.next_attempt_at, lease_id = NULL, status_code = u.status_code,
-            response_ms = u.response_ms, error = u.error, updated_at = now()
-       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-            AS u(id, status, next_attempt_at, status_code, response_ms, error)
-      WHERE d.id = u.id`,
-    [
-      written.map((w) => w.d.id),
       written.map((w) => w.status),
       written.map((w) => w.nextAttemptAt),
-      written.map((w) => w.outcome.statusCode),
-      written.map((w) => w.outcome.responseMs),
       written.map((w) => w.error),
     ],
   );
