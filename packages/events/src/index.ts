@@ -6,7 +6,7 @@
  * makes the consumer back off and see the message again, so handlers must be idempotent.
  */
 import { createRequire } from 'node:module';
-import type { Kafka, Consumer, Producer, Admin, LogEntry } from 'kafkajs';
+import type { Kafka, Consumer, Producer, Admin, LogEntry, Batch, EachBatchPayload, EachMessagePayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@assay/logger';
 
 export const Topics = {
@@ -52,6 +52,12 @@ export interface ConsumerOptions {
    * partition (so all those of one key) are always handled in order, one after the other.
    */
   partitionsConcurrently?: number;
+  /**
+   * Messages of one partition with different keys are handled at the same time (default false); those of one key
+   * (and those without a key) still one after the other, in order. A message's offset is committed once it and every
+   * message before it in its partition were handled; when one fails, those after it are seen again too.
+   */
+  keysConcurrently?: boolean;
 }
 
 export interface EventBus {
@@ -88,6 +94,64 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+function consumedEvent(topic: string, partition: number, message: KafkaMessage): ConsumedEvent {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(message.headers ?? {})) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+  }
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString() : null,
+    value: message.value ?? Buffer.alloc(0),
+    headers,
+  };
+}
+
+/**
+ * `keysConcurrently`: a fetched batch of one partition, each key's messages in order, the keys at the same time.
+ * Only the longest handled run from the batch's start is resolved (committed); after a failure (thrown once every key
+ * stopped) or a stop, the rest of the batch is fetched and handled again.
+ */
+async function handleByKey(
+  batch: Batch,
+  handler: (event: ConsumedEvent) => Promise<void>,
+  k: Pick<EachBatchPayload, 'resolveOffset' | 'heartbeat' | 'isRunning' | 'isStale'>,
+): Promise<void> {
+  const byKey = new Map<string, KafkaMessage[]>();
+  for (const m of batch.messages) {
+    const key = m.key ? `k${m.key.toString('latin1')}` : '-';
+    const list = byKey.get(key);
+    if (list) list.push(m);
+    else byKey.set(key, [m]);
+  }
+  const handled = new Set<string>();
+  let failed: { err: unknown } | undefined;
+  await Promise.all(
+    [...byKey.values()].map(async (messages) => {
+      for (const m of messages) {
+        if (failed || !k.isRunning() || k.isStale()) return;
+        try {
+          await handler(consumedEvent(batch.topic, batch.partition, m));
+        } catch (err) {
+          failed ??= { err };
+          return;
+        }
+        handled.add(m.offset);
+      }
+    }),
+  );
+  let last: string | undefined;
+  for (const m of batch.messages) {
+    if (!handled.has(m.offset)) break;
+    last = m.offset;
+  }
+  if (last !== undefined) k.resolveOffset(last);
+  await k.heartbeat();
+  if (failed) throw failed.err;
 }
 
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
@@ -184,20 +248,17 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
           await consumer.run({
             autoCommit: true,
             partitionsConsumedConcurrently: copts.partitionsConcurrently ?? 1,
-            eachMessage: async ({ topic, partition, message }) => {
-              const headers: Record<string, string> = {};
-              for (const [k, v] of Object.entries(message.headers ?? {})) {
-                if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
-              }
-              await handler({
-                topic,
-                partition,
-                offset: message.offset,
-                key: message.key ? message.key.toString() : null,
-                value: message.value ?? Buffer.alloc(0),
-                headers,
-              });
-            },
+            ...(copts.keysConcurrently
+              ? {
+                  eachBatchAutoResolve: false,
+                  eachBatch: ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) =>
+                    handleByKey(batch, handler, { resolveOffset, heartbeat, isRunning, isStale }),
+                }
+              : {
+                  eachMessage: async ({ topic, partition, message }: EachMessagePayload) => {
+                    await handler(consumedEvent(topic, partition, message));
+                  },
+                }),
           });
           await joined;
         },

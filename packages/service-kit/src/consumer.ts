@@ -18,6 +18,8 @@ export interface EventWorkerOptions<S extends DescMessage> {
   logger: Logger;
   /** Partitions handled at the same time (default 1); one partition's messages stay in order. */
   partitionsConcurrently?: number;
+  /** One partition's messages of different keys handled at the same time (default false); one key's stay in order. */
+  keysConcurrently?: boolean;
   handle(message: MessageShape<S>, meta: ConsumedEvent): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export class EventWorker<S extends DescMessage> implements Worker {
       groupId: this.o.groupId,
       topics: [this.o.topic],
       partitionsConcurrently: this.o.partitionsConcurrently,
+      keysConcurrently: this.o.keysConcurrently,
     });
     await this.#consumer.start((m) => this.deliver(m));
   }

@@ -26,6 +26,7 @@ export function workers(w: Wiring): Worker[] {
     pool: w.pool,
     logger: w.logger.child({ component: 'consumer' }),
     groupId: config.WEBHOOK_CONSUMER_GROUP,
+    reserve: () => dispatcher.reserve(),
     onDeliveries: (count) => {
       metrics.created(count);
       dispatcher.wake();

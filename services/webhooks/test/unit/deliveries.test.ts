@@ -230,4 +230,43 @@ describe('recording attempts in batches', () => {
       [3, true],
     ]);
   });
+  it('creates up to the limit claimed, as a claim leaves them; the rest due at once; given back, they are due as created', async () => {
+    const w = await world();
+    const third = randomBytes(12).toString('hex');
+    await db.pool.query(
+      `INSERT INTO subscriptions (id, project_id, url, events, secret_ciphertext, created_at, updated_at)
+       VALUES ($1, $2, 'https://hooks.example.test/b', '{RUN_FINISHED}', 'v1.a.b.c', $3, $3)`,
+      [third, w.projectId, at(-60000)],
+    );
+    const e = {
+      eventId: `${w.projectId}-claimed`,
+      projectId: w.projectId,
+      event: 'RUN_FINISHED' as const,
+      runId: 'r'.repeat(24),
+      failed: false,
+      eventAt: at(-1000),
+      payload: JSON.stringify({ claimed: true }),
+      now: at(0),
+    };
+    const { created, claimed } = await createDeliveriesForEvent(db.pool, e, { limit: 2, leaseUntil: at(15000) });
+    expect(created).toBe(3);
+    expect(claimed).toHaveLength(2);
+    const rows = (id: string) =>
+      db.pool.query(`SELECT attempt, next_attempt_at, lease_id FROM deliveries WHERE id = $1`, [id]).then((r) => r.rows[0]);
+    for (const d of claimed) {
+      expect(d).toMatchObject({ event: 'RUN_FINISHED', payload: e.payload, attempt: 1, interrupted: false, active: true });
+      expect(d.url).toMatch(/^https:\/\/hooks\.example\.test\//);
+      expect(await rows(d.id)).toEqual({ attempt: 1, next_attempt_at: at(15000), lease_id: d.leaseId });
+    }
+    // The third is due now, for a claim; the claimed ones are not (their lease runs).
+    const due = (await claimDue(db.pool, at(1), 100, at(15001))).filter((d) => d.payload === e.payload);
+    expect(due).toHaveLength(1);
+    expect(claimed.map((d) => d.id)).not.toContain(due[0]!.id);
+    expect(due[0]).toMatchObject({ attempt: 1, interrupted: false });
+    // A replay creates and claims nothing.
+    expect(await createDeliveriesForEvent(db.pool, e, { limit: 2, leaseUntil: at(15000) })).toEqual({ created: 0, claimed: [] });
+    // Given back unsent, a claimed one is as if created unclaimed.
+    expect(await releaseClaims(db.pool, claimed)).toBe(2);
+    for (const d of claimed) expect(await rows(d.id)).toEqual({ attempt: 0, next_attempt_at: at(0), lease_id: null });
+  });
 });
