@@ -111,6 +111,8 @@ function consumedEvent(topic: string, partition: number, message: KafkaMessage):
   };
 }
 
+const KEYS_AT_ONCE = 16;
+
 /**
  * `keysConcurrently`: a fetched batch of one partition, each key's messages in order, the keys at the same time.
  * Only the longest handled run from the batch's start is resolved (committed); after a failure (thrown once every key
@@ -130,18 +132,23 @@ async function handleByKey(
   }
   const handled = new Set<string>();
   let failed: { err: unknown } | undefined;
-  await Promise.all(
-    [...byKey.values()].map(async (messages) => {
-      for (const m of messages) {
-        if (failed || !k.isRunning() || k.isStale()) return;
-        try {
-          await handler(consumedEvent(batch.topic, batch.partition, m));
-        } catch (err) {
-          failed ??= { err };
-          return;
-        }
-        handled.add(m.offset);
+  const handleKey = async (messages: KafkaMessage[]): Promise<void> => {
+    for (const m of messages) {
+      if (failed || !k.isRunning() || k.isStale()) return;
+      try {
+        await handler(consumedEvent(batch.topic, batch.partition, m));
+      } catch (err) {
+        failed ??= { err };
+        return;
       }
+      handled.add(m.offset);
+    }
+  };
+  // A batch can hold the events of hundreds of runs: a bounded number of keys at once.
+  const groups = [...byKey.values()];
+  await Promise.all(
+    Array.from({ length: Math.min(KEYS_AT_ONCE, groups.length) }, async () => {
+      for (let messages = groups.shift(); messages; messages = groups.shift()) await handleKey(messages);
     }),
   );
   let last: string | undefined;
