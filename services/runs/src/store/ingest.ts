@@ -422,7 +422,7 @@ export class TestWriter {
 
   private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
     const { client, run } = this;
-    // Apart, they are written (on another connection) while this transaction writes the results; done before it ends.
+    // Committed apart (on another connection), identities are written while this transaction writes the results.
     const identities = this.identities(run.projectId, b.tests);
     identities.catch(() => undefined);
     if (b.groups.length > 0) {
