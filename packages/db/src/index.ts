@@ -49,6 +49,17 @@ export function createPool(opts: PoolOptions): Pool {
   return pool;
 }
 
+/**
+ * A second pool of `max` connections on the database and schema of `pool`, for statements a transaction of `pool`
+ * waits for: taken from `pool` itself, transactions holding all its connections would wait for one another. Its
+ * idle connections do not keep the process alive.
+ */
+export function companionPool(pool: Pool, max: number, logger?: Logger): Pool {
+  const companion = new pg.Pool({ ...pool.options, max, allowExitOnIdle: true });
+  companion.on('error', (err) => logger?.warn({ err: { message: err.message } }, 'idle postgres client error'));
+  return companion;
+}
+
 /** Runs `fn` in one transaction; rolls back on any error. */
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

@@ -5,7 +5,7 @@
  * Tests pass another clock or an in-memory manual-testing client through `overrides`.
  */
 import type { Client } from '@connectrpc/connect';
-import type { Pool } from '@assay/db';
+import { companionPool, type Pool } from '@assay/db';
 import { createKafkaBus, type EventBus } from '@assay/events';
 import type { Logger } from '@assay/logger';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
@@ -18,6 +18,8 @@ import type { Plan } from './store/usage';
 
 export interface Wiring {
   pool: Pool;
+  /** Test identities, each batch committed on its own while an ingestion's transaction holds a connection of `pool`. */
+  identities: Pool;
   config: RunsConfig;
   logger: Logger;
   links: Links;
@@ -46,6 +48,7 @@ export function wire(ctx: ServiceContext<RunsConfig>, overrides: Overrides = {})
   const listeners = { events: [] as (() => void)[], links: [] as (() => void)[] };
   const w: Omit<Wiring, 'artifacts'> = {
     pool: ctx.pool,
+    identities: companionPool(ctx.pool, 2, ctx.logger),
     config,
     logger: ctx.logger,
     links: new Links(config.PUBLIC_UI_URL),

@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { TestWriter, type IngestOutcome } from '../store/ingest';
+import { TestWriter, writeTestIdentities, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -91,7 +91,8 @@ export class Ingestion {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
-    const writer = new TestWriter(c, run, rules, newRun);
+    // Identities commit on their own first: concurrent first uploads of the same new tests do not wait for each other.
+    const writer = new TestWriter(c, run, rules, newRun, (projectId, tests) => writeTestIdentities(this.w.identities, projectId, tests));
     let inFlight: Promise<void> = Promise.resolve();
     /** Starts `write` once the write in flight is done. */
     const next = async (write: () => Promise<IngestOutcome>) => {

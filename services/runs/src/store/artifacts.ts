@@ -214,8 +214,8 @@ export async function upsertStagedBlob(
 export async function uploadedAttachmentPaths(db: Queryable, runId: string) {
   const { rows } = await db.query(
     `SELECT a.result_id, a.retry, att->>'name' AS name, att->>'path' AS path, att->>'contentType' AS content_type
-       FROM attempts a, jsonb_array_elements(a.attachments) att
-      WHERE a.run_id = $1 AND att->>'path' LIKE '%/api/storage/uploads/%'`,
+       FROM results r JOIN attempts a ON a.result_id = r.id, jsonb_array_elements(a.attachments) att
+      WHERE r.run_id = $1 AND att->>'path' LIKE '%/api/storage/uploads/%'`,
     [runId],
   );
   return rows.map((r) => ({

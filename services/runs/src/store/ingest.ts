@@ -10,12 +10,14 @@
  * (test, retry), and its status/outcome is recomputed from all its attempts.
  *
  * Rows shared by the project (tests, error groups) are only ever inserted, never updated, here: an update would
- * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends.
+ * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends. Test
+ * identities can be committed apart (`TestIdentities`): an insert waits for any other transaction that inserted
+ * the same row, so two first uploads of the same new tests would otherwise run one after the other.
  */
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import { AppError } from '@assay/errors';
-import type { PoolClient } from '@assay/db';
+import type { PoolClient, Queryable } from '@assay/db';
 import type { AttemptStatusName } from '@assay/contracts/runs/values';
 import type { NormAttempt, NormTest } from '../ingest/normalize';
 import { errorGroupIdOf, fingerprintOf, fullTitleOf, resultIdOf, testIdOf } from '../domain/identity';
@@ -204,11 +206,37 @@ function resultLine(e: Entry, run: { id: string; projectId: string }): string {
   ].join('\t');
 }
 
+/** Test identities as `writeTestIdentities` takes them (columns of the `tests` rows). */
+export interface TestRows {
+  ids: string[];
+  files: string[];
+  titlePaths: string[];
+  names: string[];
+  titles: string[];
+}
+
+/**
+ * Where a writer's test identities go: by default the writer's own transaction; an ingestion commits them apart, before
+ * its transaction (identities without results are what a deleted run leaves: nothing reads them as half-written).
+ */
+export type TestIdentities = (projectId: string, tests: TestRows) => Promise<void>;
+
+/** Inserts the test identities the project does not have yet (never updated: see above). */
+export async function writeTestIdentities(db: Queryable, projectId: string, tests: TestRows): Promise<void> {
+  await db.query(
+    `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
+     SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
+       FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, file, title_path, project_name, full_title)
+     ON CONFLICT (id) DO NOTHING`,
+    [tests.ids, projectId, tests.files, tests.titlePaths, tests.names, tests.titles],
+  );
+}
+
 /** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */
 interface Batch {
   groups: { id: string; fingerprint: string; message: string }[];
   links: { test_id: string; case_ref: string; full_title: string }[];
-  tests: { ids: string[]; files: string[]; titlePaths: string[]; names: string[]; titles: string[] };
+  tests: TestRows;
   /** Results new to the run and their attempts, as COPY data (bytes: the tests they came from are dropped at once). */
   fresh: { count: number; results: CopyData; attempts: CopyData };
   /** Results the run already has (merged in SQL). */
@@ -249,6 +277,7 @@ export class TestWriter {
     private readonly run: { id: string; projectId: string },
     private readonly rules: CompiledRule[],
     private readonly newRun: boolean,
+    private readonly identities: TestIdentities = (projectId, tests) => writeTestIdentities(client, projectId, tests),
   ) {
     if (newRun) this.maxSeq = -1;
   }
@@ -393,13 +422,9 @@ export class TestWriter {
 
   private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
     const { client, run } = this;
-    await client.query(
-      `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
-       SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
-         FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, file, title_path, project_name, full_title)
-       ON CONFLICT (id) DO NOTHING`,
-      [b.tests.ids, run.projectId, b.tests.files, b.tests.titlePaths, b.tests.names, b.tests.titles],
-    );
+    // Committed apart (on another connection), identities are written while this transaction writes the results.
+    const identities = this.identities(run.projectId, b.tests);
+    identities.catch(() => undefined);
     if (b.groups.length > 0) {
       await client.query(
         `INSERT INTO error_groups (id, project_id, fingerprint, message)
@@ -423,6 +448,7 @@ export class TestWriter {
       );
       linksQueued = rowCount ?? 0;
     }
+    await identities;
     return { newResults: b.fresh.count + mergedNew, linksQueued };
   }
 

@@ -199,8 +199,8 @@ export async function attemptsOf(db: Queryable, resultId: string): Promise<Attem
 export async function runAttachments(db: Queryable, runId: string) {
   const { rows } = await db.query(
     `SELECT a.result_id, a.retry, r.title_path, att
-       FROM attempts a JOIN results r ON r.id = a.result_id, jsonb_array_elements(a.attachments) att
-      WHERE a.run_id = $1 ORDER BY r.seq, a.retry LIMIT 1000`,
+       FROM results r JOIN attempts a ON a.result_id = r.id, jsonb_array_elements(a.attachments) att
+      WHERE r.run_id = $1 ORDER BY r.seq, a.retry LIMIT 1000`,
     [runId],
   );
   return rows.map((r) => ({

@@ -208,7 +208,7 @@ export async function lockRun(db: Queryable, projectId: string, runId: string): 
   return rows[0] ? toRunRow(rows[0]) : undefined;
 }
 
-/** Deletes a run; its results and their attempts go with it (ON DELETE CASCADE). Answers the results deleted. */
+/** Deletes a run; its results and their attempts go with it (the trigger runs_delete_children). Answers the results deleted. */
 export async function deleteRun(db: Queryable, runId: string): Promise<number> {
   const { rows } = await db.query('SELECT count(*)::int AS n FROM results WHERE run_id = $1', [runId]);
   await db.query('DELETE FROM runs WHERE id = $1', [runId]);

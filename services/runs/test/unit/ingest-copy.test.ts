@@ -5,12 +5,12 @@
  * are read by the scanner, and by the token parser when the scanner finds a problem: both hand over the same tests.
  */
 import type { FastifyInstance } from 'fastify';
-import { withTransaction } from '@assay/db';
+import { withTransaction, type PoolClient } from '@assay/db';
 import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
-import { TestWriter } from '../../src/store/ingest';
+import { TestWriter, writeTestIdentities, type TestIdentities } from '../../src/store/ingest';
 import { insertRun } from '../../src/store/test-runs';
 import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
@@ -212,6 +212,49 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
     { title: pair[1], seq: 1, status: 'failed', outcome: 'unexpected', attempt_count: 1 },
   ]);
   await u.db.pool.query('DELETE FROM runs WHERE id = $1', [run.id]);
+});
+
+it('test identities commit apart: a second upload of the same new tests does not wait for the first to end', async () => {
+  const tests: NormTest[] = [
+    {
+      file: 'apart.spec.ts',
+      titlePath: ['new'],
+      projectName: '',
+      expectedStatus: 'passed',
+      annotations: [],
+      tags: [],
+      attempts: [{ retry: 0, status: 'passed', durationMs: 7, errors: [], steps: [], stdout: [], stderr: [], attachments: [] }],
+    },
+  ];
+  const apart: TestIdentities = (projectId, rows) => writeTestIdentities(u.w.identities, projectId, rows);
+  const upload = async (c: PoolClient) => {
+    const run = await insertRun(
+      c,
+      {
+        projectId: P,
+        orgId: 'c'.repeat(24),
+        source: 'playwright',
+        metadata: normalizeMetadata(undefined),
+        startTime: new Date(),
+        createdBy: 't',
+      },
+      { counter: false },
+    );
+    const w = new TestWriter(c, run, [], true, apart);
+    return (await w.send(await w.prepare(tests))).newResults;
+  };
+  const first = await u.db.pool.connect();
+  try {
+    await first.query('BEGIN');
+    expect(await upload(first)).toBe(1);
+    // The first upload's transaction is still open.
+    expect(await withTransaction(u.db.pool, upload)).toBe(1);
+    await first.query('ROLLBACK');
+  } finally {
+    first.release();
+  }
+  const { rows } = await u.db.pool.query('SELECT count(*)::int AS n FROM tests WHERE project_id = $1 AND file = $2', [P, 'apart.spec.ts']);
+  expect(rows[0].n).toBe(1);
 });
 
 describe('texts the database cannot store', () => {
