@@ -4,19 +4,28 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import {
   GetSummaryResponseSchema,
   GetTestPerformanceResponseSchema,
-  TestColumnsSchema,
   type AnalyticsService,
   type GetSummaryResponse,
 } from '@assay/proto/assay/analytics/v1/analytics_pb';
-import { performanceJsonFromColumns, summaryToJson } from '@assay/contracts/analytics/analytics';
+import { summaryToJson } from '@assay/contracts/analytics/analytics';
 import type { Pool } from '@assay/db';
 import { TOP_TESTS, type WindowDays } from '@assay/contracts/analytics/values';
 import { windowDays } from '../domain/days';
 import { percentilesOf } from '../domain/histogram';
 import { emptyAgg } from '../domain/stats';
-import { breakdownRow, dayTrend, durations, outcomeStats, runCounts as runCountsMsg, testColumns, testRow, windowOf } from '../domain/view';
+import {
+  breakdownRow,
+  dayTrend,
+  durations,
+  outcomeStats,
+  performanceJson,
+  runCounts as runCountsMsg,
+  testColumns,
+  testRow,
+  windowOf,
+} from '../domain/view';
 import { cacheKey } from '../cache';
-import { breakdown, byTag, performance } from '../store/analytics';
+import { breakdown, byTag, performance, performanceRows } from '../store/analytics';
 import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend, type TestFigures } from '../store/windows';
 import type { Reads } from '../wiring';
 
@@ -81,19 +90,19 @@ export function analyticsHandlers({
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
-      // With `json` the public rows themselves (what the gateway made of the columns), passed on as they are and
-      // cached as bytes.
+      // With `json` the public rows themselves (what the gateway made of the columns), written straight from the
+      // rows, passed on as they are and cached as bytes.
+      if (req.json) {
+        const json = async () => ({ testsJson: Buffer.from(performanceJson(state ? await performanceRows(db, state.key, days) : [])) });
+        return state ? cache.get(cacheKey(state, 'performance', days, 'json'), json) : json();
+      }
       const answer = (tests: TestFigures[]) =>
-        req.json
-          ? { testsJson: Buffer.from(JSON.stringify(performanceJsonFromColumns(create(TestColumnsSchema, testColumns(tests))))) }
-          : create(
-              GetTestPerformanceResponseSchema,
-              req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) },
-            );
+        create(
+          GetTestPerformanceResponseSchema,
+          req.columnar ? { window, columns: testColumns(tests) } : { window, tests: tests.map(testRow) },
+        );
       if (!state) return answer([]);
-      return cache.get(cacheKey(state, 'performance', days, req.json ? 'json' : req.columnar), async () =>
-        answer(await performance(db, state.key, days)),
-      );
+      return cache.get(cacheKey(state, 'performance', days, req.columnar), async () => answer(await performance(db, state.key, days)));
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { Queryable } from '@assay/db';
 import { read } from './read';
 import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
-import { aggOf, mergeBreakdown, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
+import { aggOf, mergeBreakdown, msOf, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
 
 /** Every test that ran in the window, slowest p95 first, at most MAX_PERFORMANCE_ROWS. */
 export async function performance(db: Queryable, projectKey: number, window: number): Promise<TestFigures[]> {
@@ -16,6 +16,25 @@ export async function performance(db: Queryable, projectKey: number, window: num
     [projectKey, window, MAX_PERFORMANCE_ROWS],
   );
   return rows.map(testOfRow);
+}
+
+/**
+ * The same rows as `performance` with only the columns of the public rows (no title path or tags: parsing those
+ * arrays was a good part of the request), as pg rows for `performanceJson`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows
+export async function performanceRows(db: Queryable, projectKey: number, window: number): Promise<any[]> {
+  const { rows } = await read(
+    db,
+    `SELECT t.test_id, t.title, f.file, t.project_name, w.executions, w.passed, w.failed, w.flaky, w.skipped, w.dur_sum,
+            w.dur_min, w.dur_max, w.p50, w.p90, w.p95, w.p99, ${msOf('w.last_run_at')}
+       FROM test_windows w JOIN tests t ON t.test_key = w.test_key JOIN files f ON f.file_key = t.file_key
+      WHERE w.project_key = $1 AND w.window_days = $2 AND w.executions > w.skipped
+      ORDER BY w.p95 DESC, t.title COLLATE "C", t.test_id
+      LIMIT $3`,
+    [projectKey, window, MAX_PERFORMANCE_ROWS],
+  );
+  return rows;
 }
 
 /** By environment or branch: results from the project's daily rows, runs from the runs. */
