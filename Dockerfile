@@ -54,4 +54,7 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # The V8 flags of every process (as NODE_FLAGS in packages/testkit/src/processes.ts): 8 MB young-generation
 # semi-spaces (V8's default grows them to 32 MB and keeps them: ~50 MB of idle RSS per process) and gc() for the
 # memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle).
+# glibc malloc: two arenas, and freed memory at the top of the heap given back above 128 KiB (MALLOC_ENV in
+# processes.ts says why).
+ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
 CMD ["node", "--max-semi-space-size=8", "--expose-gc", "dist/main.js"]

@@ -55,7 +55,7 @@ function collectStreamBuffers(gc: Gc): void {
 
 const IDLE_CHECK_MS = 5_000;
 const IDLE_UTILIZATION = 0.05;
-const IDLE_GROWTH_BYTES = 4 << 20;
+const IDLE_GROWTH_BYTES = 2 << 20;
 
 /**
  * Gives memory back to the system once the process is idle. V8 keeps the pages its heap grew to — startup's
@@ -63,7 +63,7 @@ const IDLE_GROWTH_BYTES = 4 << 20;
  * load, the old generation after a burst — and its own memory reducer frees garbage but not those pages: the
  * gateway stayed at 134 MB 30 s after start. A last-resort GC (full, compacting, shrinking the young generation)
  * brings it to 104 MB. Run it when the event loop was busy less than 5 % of a whole check interval and the resident
- * size grew by 4 MB since the last one (so at most once per growth, never under load); it blocks the loop for
+ * size grew by 2 MB since the last one (so at most once per growth, never under load); it blocks the loop for
  * tens of milliseconds, which an idle process can spare.
  */
 function releaseWhenIdle(gc: Gc, checkMs: number): void {
