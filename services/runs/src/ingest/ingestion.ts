@@ -91,7 +91,8 @@ export class Ingestion {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
-    // Identities commit on their own first: concurrent first uploads of the same new tests do not wait for each other.
+    // Identities commit on their own (alongside each batch, before this transaction ends): concurrent first uploads of
+    // the same new tests do not wait for each other.
     const writer = new TestWriter(c, run, rules, newRun, (projectId, tests) => writeTestIdentities(this.w.identities, projectId, tests));
     let inFlight: Promise<void> = Promise.resolve();
     /** Starts `write` once the write in flight is done. */

@@ -216,8 +216,9 @@ export interface TestRows {
 }
 
 /**
- * Where a writer's test identities go: by default the writer's own transaction; an ingestion commits them apart, before
- * its transaction (identities without results are what a deleted run leaves: nothing reads them as half-written).
+ * Where a writer's test identities go: by default the writer's own transaction; an ingestion commits them apart, while
+ * its transaction writes the batch's results and before it ends (identities without results are what a deleted run
+ * leaves: nothing reads them as half-written).
  */
 export type TestIdentities = (projectId: string, tests: TestRows) => Promise<void>;
 
