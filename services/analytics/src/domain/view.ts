@@ -168,6 +168,30 @@ export function testColumns(tests: TestFigures[]): MessageInitShape<typeof TestC
   return c;
 }
 
+/** A number as pg gives it: int8 and numeric columns come as text. */
+type PgNumber = number | string;
+
+/** A row of `performanceRows` (store/analytics.ts): its columns as pg gives them, `last_run_at` in epoch ms. */
+export interface PerformanceRow {
+  test_id: string;
+  title: string;
+  file: string;
+  project_name: string;
+  executions: PgNumber | null;
+  passed: PgNumber | null;
+  failed: PgNumber | null;
+  flaky: PgNumber | null;
+  skipped: PgNumber | null;
+  dur_sum: PgNumber | null;
+  dur_min: PgNumber | null;
+  dur_max: PgNumber | null;
+  p50: PgNumber;
+  p90: PgNumber;
+  p95: PgNumber;
+  p99: PgNumber;
+  last_run_at: PgNumber | null;
+}
+
 /**
  * The public performance rows (AnalyticsPerformance[]) as JSON text straight from the rows of `performanceRows`:
  * what `JSON.stringify(performanceJsonFromColumns(testColumns(...)))` gives, byte for byte, without the test
@@ -175,8 +199,7 @@ export function testColumns(tests: TestFigures[]): MessageInitShape<typeof TestC
  * GET analytics/test-cases/performance: up to 1,000 rows per request). Plain objects of one shape, which
  * JSON.stringify writes fastest (it beat building the text by hand).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows
-export function performanceJson(rows: any[]): string {
+export function performanceJson(rows: PerformanceRow[]): string {
   const out: AnalyticsPerformanceJson[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];

@@ -1,5 +1,6 @@
 /** SQL of the `analytics` family: the performance list and the breakdowns of the summary. */
 import type { Queryable } from '@assay/db';
+import type { PerformanceRow } from '../domain/view';
 import { read } from './read';
 import { MAX_PERFORMANCE_ROWS } from '@assay/contracts/analytics/values';
 import { aggOf, mergeBreakdown, msOf, SUMS, TEST_COLUMNS, testOfRow, type BreakdownFigures, type TestFigures } from './windows';
@@ -22,8 +23,7 @@ export async function performance(db: Queryable, projectKey: number, window: num
  * The same rows as `performance` with only the columns of the public rows (no title path or tags: parsing those
  * arrays was a good part of the request), as pg rows for `performanceJson`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows
-export async function performanceRows(db: Queryable, projectKey: number, window: number): Promise<any[]> {
+export async function performanceRows(db: Queryable, projectKey: number, window: number): Promise<PerformanceRow[]> {
   const { rows } = await read(
     db,
     `SELECT t.test_id, t.title, f.file, t.project_name, w.executions, w.passed, w.failed, w.flaky, w.skipped, w.dur_sum,
@@ -34,7 +34,7 @@ export async function performanceRows(db: Queryable, projectKey: number, window:
       LIMIT $3`,
     [projectKey, window, MAX_PERFORMANCE_ROWS],
   );
-  return rows;
+  return rows as PerformanceRow[];
 }
 
 /** By environment or branch: results from the project's daily rows, runs from the runs. */

@@ -5,7 +5,7 @@
  * are read by the scanner, and by the token parser when the scanner finds a problem: both hand over the same tests.
  */
 import type { FastifyInstance } from 'fastify';
-import { withTransaction, type PoolClient } from '@assay/db';
+import { withTransaction, type PoolClient, type Queryable } from '@assay/db';
 import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
@@ -163,9 +163,10 @@ describe('results computed in Node (new, COPYed) and merged in SQL (already ther
   });
 });
 
-it('a new run keeps a small key per result it wrote: a second result with the same key is merged in SQL, written and counted', async () => {
-  const run = await insertRun(
-    u.db.pool,
+/** A new playwright run of project P (no counter: these tests write its results directly). */
+const newRun = (db: Queryable) =>
+  insertRun(
+    db,
     {
       projectId: P,
       orgId: 'c'.repeat(24),
@@ -176,6 +177,9 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
     },
     { counter: false },
   );
+
+it('a new run keeps a small key per result it wrote: a second result with the same key is merged in SQL, written and counted', async () => {
+  const run = await newRun(u.db.pool);
   // Two titles whose result ids share their first 30 bits (found by trying: about 2^15 tries).
   const keyOf = (title: string) =>
     Number.parseInt(resultIdOf(run.id, testIdOf(P, 'key.spec.ts', [title], '')).slice(0, 8), 16) & 0x3fffffff;
@@ -228,18 +232,7 @@ it('test identities commit apart: a second upload of the same new tests does not
   ];
   const apart: TestIdentities = (projectId, rows) => writeTestIdentities(u.w.identities, projectId, rows);
   const upload = async (c: PoolClient) => {
-    const run = await insertRun(
-      c,
-      {
-        projectId: P,
-        orgId: 'c'.repeat(24),
-        source: 'playwright',
-        metadata: normalizeMetadata(undefined),
-        startTime: new Date(),
-        createdBy: 't',
-      },
-      { counter: false },
-    );
+    const run = await newRun(c);
     const w = new TestWriter(c, run, [], true, apart);
     return (await w.send(await w.prepare(tests))).newResults;
   };
