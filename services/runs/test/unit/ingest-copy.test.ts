@@ -11,7 +11,7 @@ import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
 import { TestWriter, writeTestIdentities, type TestIdentities } from '../../src/store/ingest';
-import { insertRun } from '../../src/store/test-runs';
+import { deleteRun, insertRun } from '../../src/store/test-runs';
 import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
 let u: RunsUnit;
@@ -347,4 +347,44 @@ describe('the scanner and the token parser', () => {
     const { scanner, parser } = await both(change(reportOf(1500)), 65536);
     expect(scanner).toEqual(parser);
   });
+});
+
+it("a run's deletion takes its results and attempts with it (a statement trigger: the tables have no foreign keys), not another run's", async () => {
+  const tests: NormTest[] = [
+    {
+      file: 'gone.spec.ts',
+      titlePath: ['gone'],
+      projectName: '',
+      expectedStatus: 'passed',
+      annotations: [],
+      tags: [],
+      attempts: [
+        { retry: 0, status: 'failed', durationMs: 5, errors: [], steps: [], stdout: [], stderr: [], attachments: [] },
+        { retry: 1, status: 'passed', durationMs: 6, errors: [], steps: [], stdout: [], stderr: [], attachments: [] },
+      ],
+    },
+  ];
+  const written = await Promise.all(
+    [0, 1].map(() =>
+      withTransaction(u.db.pool, async (c) => {
+        const run = await newRun(c);
+        const w = new TestWriter(c, run, [], true);
+        await w.send(await w.prepare(tests));
+        return run.id;
+      }),
+    ),
+  );
+  const [doomed, kept] = written as [string, string];
+  const counts = async (runId: string) =>
+    (
+      await u.db.pool.query(
+        `SELECT (SELECT count(*)::int FROM results WHERE run_id = $1) AS results, (SELECT count(*)::int FROM attempts WHERE run_id = $1) AS attempts`,
+        [runId],
+      )
+    ).rows[0];
+  expect(await counts(doomed)).toEqual({ results: 1, attempts: 2 });
+  expect(await deleteRun(u.db.pool, doomed)).toBe(1);
+  expect(await counts(doomed)).toEqual({ results: 0, attempts: 0 });
+  expect(await counts(kept)).toEqual({ results: 1, attempts: 2 });
+  await deleteRun(u.db.pool, kept);
 });
