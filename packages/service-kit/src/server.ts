@@ -81,6 +81,8 @@ export interface ServiceDefinition<C extends CommonSettings, W = unknown> {
   /** RPC services only the admin CLI's credential may call (tokens, roles, rules, plans, rebuilds). */
   adminServices?: DescService[];
   healthIntervalMs?: number;
+  /** Whether large streams pass through the process (uploads, downloads): see `boundMemory`. Default true. */
+  streamBuffers?: boolean;
 }
 
 /** Declares a service (types the wiring once, for `routes`, `http`, `workers` and `checks`). */
@@ -152,7 +154,7 @@ export function handlerInterceptors(logger: Logger): Interceptor[] {
 export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {
   const { config } = def;
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  boundMemory();
+  boundMemory({ streamBuffers: def.streamBuffers });
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
 

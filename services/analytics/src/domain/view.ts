@@ -15,7 +15,6 @@ import type {
 import { dateOf, dayStart } from './days';
 import type { Percentiles } from './histogram';
 import { avgDuration, rate, ranOf, type Agg } from './stats';
-import type { AnalyticsPerformanceJson } from '@assay/contracts/analytics/analytics';
 import type { SpecFigures } from '../store/specs';
 import type { BreakdownFigures, DayFigures, RunCounts, TestFigures } from '../store/windows';
 
@@ -166,72 +165,4 @@ export function testColumns(tests: TestFigures[]): MessageInitShape<typeof TestC
     c.lastFlakyAtMs.push(a.lastFlakyAt ?? 0);
   }
   return c;
-}
-
-/** A number as pg gives it: int8 and numeric columns come as text. */
-type PgNumber = number | string;
-
-/** A row of `performanceRows` (store/analytics.ts): its columns as pg gives them, `last_run_at` in epoch ms. */
-export interface PerformanceRow {
-  test_id: string;
-  title: string;
-  file: string;
-  project_name: string;
-  executions: PgNumber | null;
-  passed: PgNumber | null;
-  failed: PgNumber | null;
-  flaky: PgNumber | null;
-  skipped: PgNumber | null;
-  dur_sum: PgNumber | null;
-  dur_min: PgNumber | null;
-  dur_max: PgNumber | null;
-  p50: PgNumber;
-  p90: PgNumber;
-  p95: PgNumber;
-  p99: PgNumber;
-  last_run_at: PgNumber | null;
-}
-
-/**
- * The public performance rows (AnalyticsPerformance[]) as JSON text straight from the rows of `performanceRows`:
- * what `JSON.stringify(performanceJsonFromColumns(testColumns(...)))` gives, byte for byte, without the test
- * figures, the columns and the title path and tag arrays in between (with them, most of the CPU and garbage of
- * GET analytics/test-cases/performance: up to 1,000 rows per request). Plain objects of one shape, which
- * JSON.stringify writes fastest (it beat building the text by hand).
- */
-export function performanceJson(rows: PerformanceRow[]): string {
-  const out: AnalyticsPerformanceJson[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    const executions = Number(r.executions ?? 0);
-    const passed = Number(r.passed ?? 0);
-    const failed = Number(r.failed ?? 0);
-    const flaky = Number(r.flaky ?? 0);
-    const skipped = Number(r.skipped ?? 0);
-    const ran = executions - skipped;
-    const last = r.last_run_at === null || r.last_run_at === undefined ? 0 : Number(r.last_run_at);
-    out[i] = {
-      testId: r.test_id,
-      title: r.title,
-      file: r.file,
-      projectName: r.project_name,
-      executions,
-      passed,
-      failed,
-      flaky,
-      skipped,
-      passRate: rate(passed, ran),
-      failureRate: rate(failed, ran),
-      flakyRate: rate(flaky, ran),
-      avgDuration: avgDuration(Number(r.dur_sum ?? 0), ran),
-      p50Duration: Number(r.p50),
-      p90Duration: Number(r.p90),
-      p95Duration: Number(r.p95),
-      p99Duration: Number(r.p99),
-      minDuration: r.dur_min === null || r.dur_min === undefined ? 0 : Number(r.dur_min),
-      maxDuration: r.dur_max === null || r.dur_max === undefined ? 0 : Number(r.dur_max),
-      lastRunAt: last > 0 ? new Date(last).toISOString() : null,
-    };
-  }
-  return JSON.stringify(out);
 }

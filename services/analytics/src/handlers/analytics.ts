@@ -18,14 +18,13 @@ import {
   dayTrend,
   durations,
   outcomeStats,
-  performanceJson,
   runCounts as runCountsMsg,
   testColumns,
   testRow,
   windowOf,
 } from '../domain/view';
 import { cacheKey } from '../cache';
-import { breakdown, byTag, performance, performanceRows } from '../store/analytics';
+import { breakdown, byTag, performance, performanceJsonBytes } from '../store/analytics';
 import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend, type TestFigures } from '../store/windows';
 import type { Reads } from '../wiring';
 
@@ -90,10 +89,10 @@ export function analyticsHandlers({
       const state = await model.current(req.projectId);
       const until = state?.asOf ?? model.today();
       const window = windowOf(until - days + 1, until);
-      // With `json` the public rows themselves (what the gateway made of the columns), written straight from the
-      // rows, passed on as they are and cached as bytes.
+      // With `json` the public rows themselves (what the gateway made of the columns), written by Postgres, passed on
+      // as they are and cached as bytes.
       if (req.json) {
-        const json = async () => ({ testsJson: Buffer.from(performanceJson(state ? await performanceRows(db, state.key, days) : [])) });
+        const json = async () => ({ testsJson: state ? await performanceJsonBytes(db, state.key, days) : Buffer.from('[]') });
         return state ? cache.get(cacheKey(state, 'performance', days, 'json'), json) : json();
       }
       const answer = (tests: TestFigures[]) =>
