@@ -24,6 +24,7 @@ import path from 'node:path';
 import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
 import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
+import { cpuMeter, pidGroup, postgresGroup, type CpuGroup } from './cpu';
 import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
 
@@ -82,6 +83,8 @@ function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Pr
 interface Summary {
   rates: number[];
   all: number[];
+  /** CPU milliseconds per process group over the measured rounds. */
+  cpu: Record<string, number>;
 }
 
 const describe = (s: Summary) => {
@@ -177,14 +180,24 @@ export async function run(): Promise<void> {
       `  warm-up: Assay last after ${warm.latencies[warm.latencies.length - 1]} ms, baseline ${warmBase.latencies[warmBase.latencies.length - 1]} ms`,
     );
 
-    const assay: Summary = { rates: [], all: [] };
-    const base: Summary = { rates: [], all: [] };
+    // CPU per delivery, so that a change's cost can be told from the machine's load. The receivers run in this process.
+    const receiversCpu = pidGroup('receivers', process.pid);
+    const assayCpu: CpuGroup[] = [
+      pidGroup('webhooks', bench.system.processes.get('webhooks')!.child.pid),
+      postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
+      receiversCpu,
+    ];
+    const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), receiversCpu];
+    const assay: Summary = { rates: [], all: [], cpu: {} };
+    const base: Summary = { rates: [], all: [], cpu: {} };
     for (let round = 1; round <= rounds; round++) {
-      for (const [name, go, into] of [
-        ['Assay   ', assayRound, assay],
-        ['baseline', baselineRound, base],
+      for (const [name, go, into, groups] of [
+        ['Assay   ', assayRound, assay, assayCpu],
+        ['baseline', baselineRound, base, baseCpu],
       ] as const) {
+        const cpu = cpuMeter(groups);
         const r = await go();
+        for (const [k, v] of Object.entries(cpu())) into.cpu[k] = (into.cpu[k] ?? 0) + v;
         checkSigned(r.received, secretOf, name.trim());
         into.rates.push(r.rate);
         into.all.push(...r.latencies);
@@ -196,8 +209,12 @@ export async function run(): Promise<void> {
     }
     const a = describe(assay);
     const b = describe(base);
-    console.log(`  Assay    (run finish → receipt, ${rounds} rounds): ${a.text}`);
-    console.log(`  baseline (loop start → receipt, ${rounds} rounds): ${b.text}`);
+    const perDelivery = (s: Summary) =>
+      Object.entries(s.cpu)
+        .map(([k, v]) => `${k} ${(v / (rounds * subscriptions)).toFixed(2)}`)
+        .join(', ');
+    console.log(`  Assay    (run finish → receipt, ${rounds} rounds): ${a.text}; CPU ms per delivery: ${perDelivery(assay)}`);
+    console.log(`  baseline (loop start → receipt, ${rounds} rounds): ${b.text}; CPU ms per delivery: ${perDelivery(base)}`);
     addFigure({
       bench: 'webhook-fanout',
       figure: `${subscriptions} hooks: deliveries/s`,
