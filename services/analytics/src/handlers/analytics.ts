@@ -13,16 +13,7 @@ import { TOP_TESTS, type WindowDays } from '@assay/contracts/analytics/values';
 import { windowDays } from '../domain/days';
 import { percentilesOf } from '../domain/histogram';
 import { emptyAgg } from '../domain/stats';
-import {
-  breakdownRow,
-  dayTrend,
-  durations,
-  outcomeStats,
-  runCounts as runCountsMsg,
-  testColumns,
-  testRow,
-  windowOf,
-} from '../domain/view';
+import { breakdownRow, dayTrend, durations, outcomeStats, runCounts as runCountsMsg, testColumns, testRow, windowOf } from '../domain/view';
 import { cacheKey } from '../cache';
 import { breakdown, byTag, performance, performanceJsonBytes } from '../store/analytics';
 import { emptyRunCounts, fillDays, projectWindow, runCounts, topTests, trend, type TestFigures } from '../store/windows';
