@@ -60,11 +60,18 @@ export const FOLD_MERGE_ROWS = 10_000;
 
 const pagesOf = (source: ResultSource): AsyncIterable<RunResult[]> | RunResult[][] => (typeof source === 'function' ? source() : [source]);
 
-/** Each input (page undefined: its start), then its pages, input after input. */
-async function* pagesInOrder(inputs: FoldInput[]): AsyncGenerator<{ input: FoldInput; page?: RunResult[] }> {
+/**
+ * Each input's pages, input after input; `start` marks an input's first item (its page undefined when it has none).
+ * A start is not an item of its own: `ahead` then asks for the next run's first page while this one's is handled.
+ */
+async function* pagesInOrder(inputs: FoldInput[]): AsyncGenerator<{ input: FoldInput; page?: RunResult[]; start: boolean }> {
   for (const input of inputs) {
-    yield { input };
-    for await (const page of pagesOf(input.results)) yield { input, page };
+    let start = true;
+    for await (const page of pagesOf(input.results)) {
+      yield { input, page, start };
+      start = false;
+    }
+    if (start) yield { input, start };
   }
 }
 
@@ -379,12 +386,12 @@ export async function foldRuns(
       collectAfterBulkWork(); // a large fold: its garbage so far, before the next part makes more
     }
   };
-  for await (const { input: i, page } of ahead(pagesInOrder(todo))) {
-    if (!page) {
+  for await (const { input: i, page, start } of ahead(pagesInOrder(todo))) {
+    if (start) {
       totals.set(i.run.id, { results: 0, allTags: new Set(i.run.tags) });
       chunk.push({ run: i.run, results: [] }); // the run's own dimensions, results or not
-      continue;
     }
+    if (!page) continue;
     const t = totals.get(i.run.id)!;
     t.results += page.length;
     for (const r of page) for (const tag of r.tags) t.allTags.add(tag);
