@@ -57,7 +57,18 @@ export function createPool(opts: PoolOptions): Pool {
 export function companionPool(pool: Pool, max: number, logger?: Logger): Pool {
   const companion = new pg.Pool({ ...pool.options, max, allowExitOnIdle: true });
   companion.on('error', (err) => logger?.warn({ err: { message: err.message } }, 'idle postgres client error'));
+  companions.set(pool, [...(companions.get(pool) ?? []), companion]);
   return companion;
+}
+
+const companions = new WeakMap<Pool, Pool[]>();
+
+/** Ends `pool` and the companion pools made for it (a service's shutdown: no connection left open). */
+export async function endPool(pool: Pool): Promise<void> {
+  const mine = companions.get(pool) ?? [];
+  companions.delete(pool);
+  await Promise.all(mine.map((c) => c.end()));
+  await pool.end();
 }
 
 /** Runs `fn` in one transaction; rolls back on any error. */

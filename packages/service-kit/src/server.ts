@@ -16,7 +16,7 @@ import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ConfigError } from '@assay/config';
 import { createLogger, runWithRequestId, sanitizeRequestId, REQUEST_ID_HEADER, type Logger } from '@assay/logger';
-import { createPool, fromDatabaseError, migrate, ping, type Pool } from '@assay/db';
+import { createPool, endPool, fromDatabaseError, migrate, ping, type Pool } from '@assay/db';
 import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
@@ -292,7 +292,7 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
       health.stop();
       await app.close();
       await bus?.close();
-      await pool.end();
+      await endPool(pool);
       logger.info('stopped');
     })());
 

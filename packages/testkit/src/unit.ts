@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DescService } from '@bufbuild/protobuf';
 import { createClient, createRouterTransport, type Client, type ConnectRouter } from '@connectrpc/connect';
-import { createPool, migrate, type Pool } from '@assay/db';
+import { createPool, endPool, migrate, type Pool } from '@assay/db';
 import { createLogger, type Logger } from '@assay/logger';
 import {
   asPrincipal,
@@ -86,7 +86,7 @@ export async function testSchema(migrationsDir: string, label = 'unit'): Promise
     pool,
     drop: async () => {
       await pool.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
-      await pool.end();
+      await endPool(pool);
     },
   };
 }
