@@ -103,7 +103,10 @@ export class AggBuilder {
 
 export const ranOf = (a: { executions: number; skipped: number }) => a.executions - a.skipped;
 
-/** Percentage with two decimals; 0 when nothing ran. */
+/**
+ * Percentage with two decimals; 0 when nothing ran. `rate` and `avgDuration` have a twin in SQL (`roundedRatio` in
+ * store/analytics.ts, the performance list's JSON), held equal by test/unit/performance-json.test.ts.
+ */
 export const rate = (part: number, ran: number) => (ran > 0 ? Math.round((part / ran) * 10000) / 100 : 0);
 
 export const avgDuration = (durSum: number, ran: number) => (ran > 0 ? Math.round((durSum / ran) * 100) / 100 : 0);
