@@ -164,6 +164,26 @@ describe('results computed in Node (new, COPYed) and merged in SQL (already ther
 });
 
 /** A new playwright run of project P (no counter: these tests write its results directly). */
+/** A normalised test of `file` titled `title` whose attempts end as `statuses`, retry after retry. */
+const normTest = (file: string, title: string, statuses: ('passed' | 'failed')[]): NormTest => ({
+  file,
+  titlePath: [title],
+  projectName: '',
+  expectedStatus: 'passed',
+  annotations: [],
+  tags: [],
+  attempts: statuses.map((status, retry) => ({
+    retry,
+    status,
+    durationMs: 5 + retry,
+    errors: [],
+    steps: [],
+    stdout: [],
+    stderr: [],
+    attachments: [],
+  })),
+});
+
 const newRun = (db: Queryable) =>
   insertRun(
     db,
@@ -191,15 +211,7 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
     if (other !== undefined) pair = [other, title];
     else seen.set(keyOf(title), title);
   }
-  const test = (title: string, status: 'passed' | 'failed'): NormTest => ({
-    file: 'key.spec.ts',
-    titlePath: [title],
-    projectName: '',
-    expectedStatus: 'passed',
-    annotations: [],
-    tags: [],
-    attempts: [{ retry: 0, status, durationMs: 7, errors: [], steps: [], stdout: [], stderr: [], attachments: [] }],
-  });
+  const test = (title: string, status: 'passed' | 'failed') => normTest('key.spec.ts', title, [status]);
   const counts = await withTransaction(u.db.pool, async (c) => {
     const w = new TestWriter(c, run, [], true);
     const first = await w.send(await w.prepare([test(pair![0], 'passed')]));
@@ -219,17 +231,7 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
 });
 
 it('test identities commit apart: a second upload of the same new tests does not wait for the first to end', async () => {
-  const tests: NormTest[] = [
-    {
-      file: 'apart.spec.ts',
-      titlePath: ['new'],
-      projectName: '',
-      expectedStatus: 'passed',
-      annotations: [],
-      tags: [],
-      attempts: [{ retry: 0, status: 'passed', durationMs: 7, errors: [], steps: [], stdout: [], stderr: [], attachments: [] }],
-    },
-  ];
+  const tests = [normTest('apart.spec.ts', 'new', ['passed'])];
   const apart: TestIdentities = (projectId, rows) => writeTestIdentities(u.w.identities, projectId, rows);
   const upload = async (c: PoolClient) => {
     const run = await newRun(c);
@@ -350,20 +352,7 @@ describe('the scanner and the token parser', () => {
 });
 
 it("a run's deletion takes its results and attempts with it (a statement trigger: the tables have no foreign keys), not another run's", async () => {
-  const tests: NormTest[] = [
-    {
-      file: 'gone.spec.ts',
-      titlePath: ['gone'],
-      projectName: '',
-      expectedStatus: 'passed',
-      annotations: [],
-      tags: [],
-      attempts: [
-        { retry: 0, status: 'failed', durationMs: 5, errors: [], steps: [], stdout: [], stderr: [], attachments: [] },
-        { retry: 1, status: 'passed', durationMs: 6, errors: [], steps: [], stdout: [], stderr: [], attachments: [] },
-      ],
-    },
-  ];
+  const tests = [normTest('gone.spec.ts', 'gone', ['failed', 'passed'])];
   const written = await Promise.all(
     [0, 1].map(() =>
       withTransaction(u.db.pool, async (c) => {
