@@ -54,12 +54,24 @@ async function adminCli(...args: string[]): Promise<{ code: number; json: any }>
   }
 }
 
-/** Bytes of the files under a folder (what the S3 server really holds on disk). */
+/**
+ * Bytes of the files under a folder (what the S3 server really holds on disk). Counted while the sweeper deletes:
+ * an entry gone between the listing and its look counts as nothing.
+ */
 function folderBytes(dir: string): number {
-  if (!fs.existsSync(dir)) return 0;
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .reduce((n, e) => n + (e.isDirectory() ? folderBytes(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  return entries.reduce(
+    (n, e) =>
+      n +
+      (e.isDirectory() ? folderBytes(path.join(dir, e.name)) : (fs.statSync(path.join(dir, e.name), { throwIfNoEntry: false })?.size ?? 0)),
+    0,
+  );
 }
 
 interface Target {
