@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
-import { INTERNAL_AUTH_HEADER } from '@assay/service-kit';
+import { INTERNAL_AUTH_HEADER, streamPassing } from '@assay/service-kit';
 
 export interface ServiceHttpOptions {
   internalToken: string;
@@ -65,7 +65,10 @@ function streamRequest(
   signal: AbortSignal,
 ): Promise<ServiceAnswer> {
   return new Promise((resolve, reject) => {
+    // A stream passes until the answer is read (or the call fails): the stream-buffer watcher runs meanwhile.
+    const passed = streamPassing();
     const req = http.request(url, { method, headers, signal }, (res) => {
+      res.once('close', passed);
       const out = new Headers();
       for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
       resolve({ status: res.statusCode ?? 502, headers: out, body: res });
@@ -80,6 +83,7 @@ function streamRequest(
       }
     });
     req.on('error', (err) => {
+      passed();
       body?.unpipe(req);
       body?.resume();
       reject(err);

@@ -4,12 +4,16 @@
  *
  * Each socket read allocates a new 64 KiB buffer. A stream allocates so little on the JS heap per buffer that the
  * young generation rarely fills, so V8 frees the buffers only when their external memory has grown by ~64 MB:
- * a 500 MB upload grew both the gateway and runs by 70–80 MB. Every 50 ms, if array buffers grew by more than
- * 4 MiB since the last look, a minor GC (a scavenge, about a millisecond) frees those already dropped: the
- * same upload then grows each process by about 20 MB, and runs faster (`make bench BENCH=artifact-memory`).
- * Buffers that outlive two minor GCs (held while a slower destination catches up, e.g. lib-storage's 8 MiB S3
- * parts, which grew runs by 74 MB) are old and only a full GC frees them: when what survives the minor GCs has
- * grown by 8 MiB since the last full one, a full GC (tens of milliseconds).
+ * a 500 MB upload grew both the gateway and runs by 70–80 MB. While a stream passes (`streamPassing`), every 50 ms,
+ * if array buffers grew by more than 4 MiB since the last look, a minor GC (a scavenge, about a millisecond) frees
+ * those already dropped: the same upload then grows each process by about 20 MB, and runs faster
+ * (`make bench BENCH=artifact-memory`). Buffers that outlive two minor GCs (held while a slower destination catches
+ * up, e.g. lib-storage's 8 MiB S3 parts, which grew runs by 74 MB) are old and only a full GC frees them: when what
+ * survives the minor GCs has grown by 8 MiB since the last full one, a full GC (tens of milliseconds).
+ * Only while a stream passes: the buffers of ordinary answers (a 380 KiB analytics list crossing the gateway leaves
+ * ~1.1 MB of them) die young and V8 collects them on its own, whereas a forced scavenge promotes the objects of the
+ * requests in flight, whose old generation then brings full GCs (the gateway spent 7.1–8.3 ms CPU a request on
+ * that list with the watcher always on, 3.7–4.8 without).
  * Needs `--expose-gc`, which every process starts with (NODE_FLAGS in the testkit, the image's CMD); without it
  * this does nothing.
  */
@@ -22,28 +26,53 @@ const OLD_GROWTH_BYTES = 8 << 20;
 type Gc = (options: { type: 'minor' | 'major'; execution?: 'sync'; flavor?: 'regular' | 'last-resort' }) => void;
 
 let started = false;
+/** Streams passing now (`streamPassing`). */
+let streams = 0;
+
+/**
+ * Marks a stream (an upload or a download) as passing through the process until the returned function is called
+ * (calling it again does nothing). The service kit marks every request of a service's internal HTTP port, whose
+ * routes are the streaming ones; the gateway marks its calls to those routes.
+ */
+export function streamPassing(): () => void {
+  streams++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    streams--;
+  };
+}
 
 /**
  * Starts both watchers below (once per process; each service's server and the gateway call it at start).
- * `streamBuffers: false` leaves out the first, for a process whose large buffers are answers rather than streams:
- * there V8 collects on its own, and a forced scavenge only promotes the objects of the requests in flight, whose
- * old generation then brings full GCs (analytics' 380 KiB performance lists: half its CPU a request).
- * `idleCheckMs` is for tests.
+ * `idleCheckMs` and `streamCheckMs` are for tests.
  */
-export function boundMemory(opts: { idleCheckMs?: number; streamBuffers?: boolean } = {}): void {
+export function boundMemory(opts: { idleCheckMs?: number; streamCheckMs?: number } = {}): void {
   const gc = (globalThis as { gc?: Gc }).gc;
   if (started || !gc) return;
   started = true;
-  if (opts.streamBuffers !== false) collectStreamBuffers(gc);
+  collectStreamBuffers(gc, opts.streamCheckMs ?? INTERVAL_MS);
   releaseWhenIdle(gc, opts.idleCheckMs ?? IDLE_CHECK_MS);
 }
 
-function collectStreamBuffers(gc: Gc): void {
+function collectStreamBuffers(gc: Gc, checkMs: number): void {
   const arrayBuffers = () => process.memoryUsage().arrayBuffers;
-  let base = arrayBuffers();
-  let afterFull = base;
+  let base = 0;
+  let afterFull = 0;
+  let watching = false;
   setInterval(() => {
+    // No stream: growth is answers' buffers, V8's to collect. A stream that starts is measured from its first look.
+    if (streams === 0) {
+      watching = false;
+      return;
+    }
     const now = arrayBuffers();
+    if (!watching) {
+      watching = true;
+      base = afterFull = now;
+      return;
+    }
     if (now - base > GROWTH_BYTES) {
       gc({ type: 'minor' });
       base = arrayBuffers();
@@ -53,7 +82,7 @@ function collectStreamBuffers(gc: Gc): void {
       }
     } else if (now < base) base = now;
     if (base < afterFull) afterFull = base;
-  }, INTERVAL_MS).unref();
+  }, checkMs).unref();
 }
 
 const IDLE_CHECK_MS = 5_000;

@@ -21,7 +21,7 @@ import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
 import { createMetrics, type Metrics } from './metrics';
-import { boundMemory } from './memory';
+import { boundMemory, streamPassing } from './memory';
 import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
 import { RPC_CONNECTION_WINDOW, RPC_STREAM_WINDOW } from './clients';
@@ -81,8 +81,6 @@ export interface ServiceDefinition<C extends CommonSettings, W = unknown> {
   /** RPC services only the admin CLI's credential may call (tokens, roles, rules, plans, rebuilds). */
   adminServices?: DescService[];
   healthIntervalMs?: number;
-  /** Whether large streams pass through the process (uploads, downloads): see `boundMemory`. Default true. */
-  streamBuffers?: boolean;
 }
 
 /** Declares a service (types the wiring once, for `routes`, `http`, `workers` and `checks`). */
@@ -154,7 +152,7 @@ export function handlerInterceptors(logger: Logger): Interceptor[] {
 export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {
   const { config } = def;
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  boundMemory({ streamBuffers: def.streamBuffers });
+  boundMemory();
 
   await migrate({ databaseUrl: config.DATABASE_URL, schema: def.db.schema, dir: def.db.migrationsDir, logger });
 
@@ -249,6 +247,10 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
           throw new AppError('UNAUTHORIZED', 'internal authentication required');
         }
         request.principal = decodePrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined);
+      });
+      // These routes are the streaming ones (uploads, downloads): their buffers are what boundMemory's watcher is for.
+      scoped.addHook('onRequest', async (_request, reply) => {
+        reply.raw.once('close', streamPassing());
       });
       await def.http!(scoped, wiring);
     });

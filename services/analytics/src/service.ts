@@ -21,7 +21,6 @@ export function analyticsService(config: AnalyticsConfig, opts: { clock?: Clock 
     kafka: true,
     adminServices: [AnalyticsAdminService],
     // Its large buffers are answers (performance lists of 380 KiB), not streams; folds collect after themselves.
-    streamBuffers: false,
     wire: (ctx) => wire(ctx, opts),
     routes,
     workers,

@@ -1,7 +1,8 @@
 /**
- * boundMemory's idle release (src/memory.ts), in a child process of its own (the watchers are per process and
+ * boundMemory's watchers (src/memory.ts), each in a child process of its own (the watchers are per process and
  * need --expose-gc): a heap grown by a burst of allocations is given back once the loop is idle, and not while
- * the loop is busy.
+ * the loop is busy; the stream-buffer watcher forces collections while a stream passes (`streamPassing`), and
+ * only then.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -41,4 +42,38 @@ test('an idle process gives the pages of its dropped objects back', async () => 
 test('a busy process is left alone', async () => {
   const { grown, after } = await measure(true);
   expect(grown - after).toBeLessThan(20 * MB);
+});
+
+/**
+ * Drops 64 KiB buffers as a stream does (16 MiB per 50 ms, in short tasks so the watcher's timer runs between them)
+ * for three phases of 600 ms: no stream, a stream passing, the stream ended. Counts the GCs forced (gc()) in each.
+ */
+const streamChild = `
+  const { performance, PerformanceObserver, constants } = require('node:perf_hooks');
+  const { boundMemory, streamPassing } = require(${JSON.stringify(MEMORY_JS)});
+  boundMemory({ streamCheckMs: 20, idleCheckMs: 60000 });
+  const forced = [0, 0, 0];
+  let phase = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced[phase]++;
+  }).observe({ entryTypes: ['gc'] });
+  let ended;
+  const started = performance.now();
+  const step = () => {
+    for (let i = 0; i < 16; i++) Buffer.alloc(64 * 1024, i);
+    const t = performance.now() - started;
+    if (phase === 0 && t > 600) { phase = 1; ended = streamPassing(); }
+    if (phase === 1 && t > 1200) { phase = 2; ended(); ended(); }
+    if (t < 1800) setTimeout(step, 3);
+    else setTimeout(() => console.log(JSON.stringify(forced)), 50);
+  };
+  step();
+`;
+
+test('the stream-buffer watcher forces collections while a stream passes, and only then', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--max-semi-space-size=8', '-e', streamChild]);
+  const [before, during, after] = JSON.parse(stdout) as number[];
+  expect(before).toBe(0);
+  expect(during).toBeGreaterThan(0);
+  expect(after).toBe(0);
 });
