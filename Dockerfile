@@ -53,8 +53,10 @@ EXPOSE 7000 8080 9000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The V8 flags of every process (as NODE_FLAGS in packages/testkit/src/processes.ts): 8 MB young-generation
 # semi-spaces (V8's default grows them to 32 MB and keeps them: ~50 MB of idle RSS per process) and gc() for the
-# memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle).
+# memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle), and an
+# old generation that may grow to twice what survived its last full GC (NODE_FLAGS says why: V8's own factor can
+# leave a small heap marking without end).
 # glibc malloc: two arenas, and freed memory at the top of the heap given back above 128 KiB (MALLOC_ENV in
 # processes.ts says why).
 ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
-CMD ["node", "--max-semi-space-size=8", "--expose-gc", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--expose-gc", "dist/main.js"]
