@@ -20,7 +20,6 @@ export function analyticsService(config: AnalyticsConfig, opts: { clock?: Clock 
     db: { schema: 'analytics', migrationsDir: MIGRATIONS_DIR },
     kafka: true,
     adminServices: [AnalyticsAdminService],
-    // Its large buffers are answers (performance lists of 380 KiB), not streams; folds collect after themselves.
     wire: (ctx) => wire(ctx, opts),
     routes,
     workers,
