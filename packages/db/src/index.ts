@@ -49,6 +49,9 @@ export function createPool(opts: PoolOptions): Pool {
   return pool;
 }
 
+/** The companion pools made for each pool (`companionPool`), so that `endPool` ends them with it. */
+const companions = new WeakMap<Pool, Pool[]>();
+
 /**
  * A second pool of `max` connections on the database and schema of `pool`, for statements a transaction of `pool`
  * waits for: taken from `pool` itself, transactions holding all its connections would wait for one another. Its
@@ -60,8 +63,6 @@ export function companionPool(pool: Pool, max: number, logger?: Logger): Pool {
   companions.set(pool, [...(companions.get(pool) ?? []), companion]);
   return companion;
 }
-
-const companions = new WeakMap<Pool, Pool[]>();
 
 /** Ends `pool` and the companion pools made for it (a service's shutdown: no connection left open). */
 export async function endPool(pool: Pool): Promise<void> {
