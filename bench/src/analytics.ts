@@ -24,6 +24,7 @@ import { AnalyticsAdminService, AnalyticsService } from '@assay/proto/assay/anal
 import { Admin, Api, REPO_ROOT } from '@assay/testkit';
 import { cpuMeter, pidGroup, postgresGroup } from './cpu';
 import { benchSystem, closedLoop, fmt, percentile } from './lib';
+import { rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 
 const DAY = 86_400_000;
@@ -120,22 +121,6 @@ const exec = promisify(execFile);
 interface Kept {
   projectId: string;
   userId: string;
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
-
-/** Runs `fn` while sampling the RSS of `pid` every 20 ms; answers its result and the peak. */
-async function withPeak<T>(pid: number, fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  let peak = rssOf(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
-  try {
-    return { value: await fn(), peak };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 export async function run(): Promise<void> {
@@ -271,7 +256,10 @@ export async function run(): Promise<void> {
     const rebuildCpu = cpuMeter(cpuGroups());
     const idleRss = rssOf(analyticsPid);
     const t2 = process.hrtime.bigint();
-    const { value: rebuilt, peak } = await withPeak(analyticsPid, () => adminRpc.rebuild({ projectId: t.projectId }));
+    const {
+      value: rebuilt,
+      peaks: { analytics: peak },
+    } = await withPeaks({ analytics: analyticsPid }, () => adminRpc.rebuild({ projectId: t.projectId }));
     const rebuildSeconds = sec(t2);
     const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
     addFigure({

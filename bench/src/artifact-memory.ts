@@ -14,25 +14,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Admin, Api, startS3Server } from '@assay/testkit';
 import { benchSystem } from './lib';
+import { rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
-
-function rssOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
-
-/** Runs `fn` while sampling the RSS of each pid; answers the peaks. */
-async function peaksWhile(pids: number[], fn: () => Promise<unknown>): Promise<number[]> {
-  const peaks = pids.map(rssOf);
-  const timer = setInterval(() => pids.forEach((p, i) => (peaks[i] = Math.max(peaks[i]!, rssOf(p)))), 20);
-  try {
-    await fn();
-  } finally {
-    clearInterval(timer);
-  }
-  return pids.map((p, i) => Math.max(peaks[i]!, rssOf(p)));
-}
 
 /** A file of `bytes` (a repeated pseudo-random 1 MiB block) and its SHA-256. */
 async function bigFile(bytes: number): Promise<{ file: string; sha256: string }> {
@@ -92,13 +77,14 @@ export async function run(): Promise<void> {
     });
     const runId = ingested.body.data.runId as string;
     const q = new URLSearchParams({ file: 'video.spec.ts', titlePath: 'records a long video', projectName: 'chromium', name: 'video' });
-    const pids = ['gateway', 'runs'].map((n) => bench.system.processes.get(n)!.child.pid!);
+    const pid = (n: string) => bench.system.processes.get(n)!.child.pid!;
+    const pids = { gateway: pid('gateway'), runs: pid('runs') };
     // Measured from a settled process, as a deployment's is between requests: every process gives its startup's
     // and setup's memory back after a few idle seconds (service-kit memory.ts, releaseWhenIdle).
     await new Promise((r) => setTimeout(r, 12_000));
-    const idle = pids.map(rssOf);
+    const idle = { gateway: rssOf(pids.gateway), runs: rssOf(pids.runs) };
     console.log(`file: ${mb(bytes)}; storage: ${s3 ? 's3 (versitygw)' : 'filesystem'}`);
-    console.log(`idle RSS: gateway ${mb(idle[0]!)}, runs ${mb(idle[1]!)}`);
+    console.log(`idle RSS: gateway ${mb(idle.gateway)}, runs ${mb(idle.runs)}`);
 
     const copyStart = Date.now();
     await fs.promises.copyFile(file, `${file}.copy`);
@@ -107,7 +93,7 @@ export async function run(): Promise<void> {
 
     let answer: { status: number; body: { data: { sha256: string; url: string } } } | undefined;
     const upStart = Date.now();
-    const upPeaks = await peaksWhile(pids, async () => {
+    const { peaks: upPeaks } = await withPeaks(pids, async () => {
       const res = await fetch(`${bench.system.gatewayUrl}/api/v1/ingest/${t.projectId}/runs/${runId}/artifacts?${q}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${t.token}`, 'content-type': 'video/webm', 'content-length': String(bytes) },
@@ -122,28 +108,28 @@ export async function run(): Promise<void> {
       `upload: ${upSeconds.toFixed(1)} s (${(bytes / 1e6 / upSeconds).toFixed(0)} MB/s; local disk copy ${(bytes / 1e6 / copySeconds).toFixed(0)} MB/s, ratio ${(copySeconds / upSeconds).toFixed(2)})`,
     );
     console.log(
-      `peak RSS during the upload: gateway ${mb(upPeaks[0]!)} (+${mb(upPeaks[0]! - idle[0]!)}), runs ${mb(upPeaks[1]!)} (+${mb(upPeaks[1]! - idle[1]!)}); budget 150 MB`,
+      `peak RSS during the upload: gateway ${mb(upPeaks.gateway)} (+${mb(upPeaks.gateway - idle.gateway)}), runs ${mb(upPeaks.runs)} (+${mb(upPeaks.runs - idle.runs)}); budget 150 MB`,
     );
-    ['gateway', 'runs'].forEach((name, i) =>
+    (['gateway', 'runs'] as const).forEach((name) =>
       addFigure({
         bench: 'artifact-memory',
         figure: `${name}: peak RSS, a ${mb(bytes)} upload (${s3 ? 'S3' : 'filesystem'}; idle)`,
-        assay: `${mb(upPeaks[i]!)} (${mb(idle[i]!)})`,
+        assay: `${mb(upPeaks[name])} (${mb(idle[name])})`,
         goal: '< 150 MB',
-        met: upPeaks[i]! < 150e6,
+        met: upPeaks[name] < 150e6,
       }),
     );
     console.log(`stored SHA-256 ${answer.body.data.sha256 === sha256 ? 'matches' : 'DIFFERS FROM'} the file's`);
 
     const hash = createHash('sha256');
     const downStart = Date.now();
-    const downPeaks = await peaksWhile(pids, async () => {
+    const { peaks: downPeaks } = await withPeaks(pids, async () => {
       const res = await fetch(answer!.body.data.url);
       for await (const chunk of Readable.fromWeb(res.body as never)) hash.update(chunk as Buffer);
     });
     const downSeconds = (Date.now() - downStart) / 1000;
     console.log(
-      `download: ${downSeconds.toFixed(1)} s (${(bytes / 1e6 / downSeconds).toFixed(0)} MB/s); peak RSS gateway ${mb(downPeaks[0]!)}, runs ${mb(downPeaks[1]!)}; SHA-256 ${hash.digest('hex') === sha256 ? 'matches' : 'DIFFERS'}`,
+      `download: ${downSeconds.toFixed(1)} s (${(bytes / 1e6 / downSeconds).toFixed(0)} MB/s); peak RSS gateway ${mb(downPeaks.gateway)}, runs ${mb(downPeaks.runs)}; SHA-256 ${hash.digest('hex') === sha256 ? 'matches' : 'DIFFERS'}`,
     );
   } finally {
     await fs.promises.rm(file, { force: true });
