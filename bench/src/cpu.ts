@@ -77,10 +77,18 @@ export function redisGroup(port: number): CpuGroup {
   return pidGroup('redis', redis?.pid);
 }
 
-/** Starts counting; the returned function gives each group's CPU milliseconds since. */
+/**
+ * Starts counting; the returned function gives each group's CPU milliseconds since. The processes known at the start
+ * are read before the groups are looked up again: that lookup (a scan of /proc for Postgres' backends) is this
+ * process's work, and this process is a measured one when it hosts the receivers (webhook-fanout).
+ */
 export function cpuMeter(groups: CpuGroup[]): () => Record<string, number> {
+  const members = groups.map((g) => g.pids());
   const start = new Map<number, number>();
-  for (const g of groups) for (const pid of g.pids()) start.set(pid, ticks(pid));
-  return () =>
-    Object.fromEntries(groups.map((g) => [g.name, g.pids().reduce((sum, pid) => sum + (ticks(pid) - (start.get(pid) ?? 0)) * TICK_MS, 0)]));
+  for (const pids of members) for (const pid of pids) start.set(pid, ticks(pid));
+  return () => {
+    const end = new Map([...start.keys()].map((pid) => [pid, ticks(pid)]));
+    const used = (pid: number) => ((end.get(pid) ?? ticks(pid)) - (start.get(pid) ?? 0)) * TICK_MS;
+    return Object.fromEntries(groups.map((g) => [g.name, g.pids().reduce((sum, pid) => sum + used(pid), 0)]));
+  };
 }
