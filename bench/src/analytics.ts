@@ -25,7 +25,7 @@ import { Admin, Api, REPO_ROOT } from '@assay/testkit';
 import { Agent, request } from 'undici';
 import { cpuMeter, pidGroup, postgresGroup } from './cpu';
 import { benchSystem, closedLoop, fmt, percentile } from './lib';
-import { rssOf, withPeaks } from './memory';
+import { mib, rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 
 const DAY = 86_400_000;
@@ -262,7 +262,6 @@ export async function run(): Promise<void> {
       peaks: { analytics: peak },
     } = await withPeaks({ analytics: analyticsPid }, () => adminRpc.rebuild({ projectId: t.projectId }));
     const rebuildSeconds = sec(t2);
-    const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
     addFigure({
       bench: 'analytics',
       figure: `full rebuild of ${Number(rebuilt.results).toLocaleString('en')} results (peak RSS)`,

@@ -14,11 +14,9 @@ import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { cpuMeter, pidGroup } from './cpu';
 import { benchSystem } from './lib';
-import { rssOf, withPeaks } from './memory';
+import { mib, rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 import { generateReport } from './ingestion';
-
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 /** Waits until `pid` has used less than 50 ms of CPU in a second (its work done), at most `maxMs`. */
 async function untilIdle(pid: number, maxMs: number): Promise<void> {

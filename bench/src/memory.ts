@@ -1,6 +1,9 @@
 /** Memory of the system's processes as the benchmarks measure it: the resident set size from /proc, every 20 ms. */
 import fs from 'node:fs';
 
+/** Bytes as whole MiB, the way the memory figures are printed. */
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
 /** A process's resident set size (VmRSS), in bytes. */
 export function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;

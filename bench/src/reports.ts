@@ -19,7 +19,7 @@ import { ReportStatus, ReportsService } from '@assay/proto/assay/reports/v1/repo
 import { Admin, Api } from '@assay/testkit';
 import { report, testDefs } from './analytics';
 import { benchSystem, percentile } from './lib';
-import { rssOf, withPeaks } from './memory';
+import { mib, rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 
 const DAY = 86_400_000;
@@ -152,7 +152,6 @@ export async function run(): Promise<void> {
     });
     await new Promise((r) => setTimeout(r, 12_000));
     const idleAfter = rssOf(reportsPid);
-    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
     console.log(
       `reports RSS: idle ${mib(idleBefore)}; peak rendering sync ${mib(syncPeak.reports)}, async ${mib(asyncPeak.reports)}; idle after ${mib(idleAfter)}`,
     );
