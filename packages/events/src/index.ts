@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Kafka, Consumer, Producer, Admin, LogEntry, Batch, EachBatchPayload, EachMessagePayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@assay/logger';
+import { fixIdleQueueCheck, type RequestQueueClass } from './kafkajs-idle';
 
 export const Topics = {
   /** Run lifecycle events, key = run id, value = assay.events.v1.RunLifecycleEvent. */
@@ -161,12 +162,19 @@ async function handleByKey(
   if (failed) throw failed.err;
 }
 
+/** kafkajs, with its idle connections' 1 ms timer fixed (kafkajs-idle.ts). */
+function loadKafkajs(): typeof import('kafkajs') {
+  const require = createRequire(__filename);
+  fixIdleQueueCheck(require('kafkajs/src/network/requestQueue') as RequestQueueClass);
+  return require('kafkajs') as typeof import('kafkajs');
+}
+
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   // kafkajs (143 modules) is loaded by the first use: processes that never publish or consume (the gateway, a
   // migration run) do not hold it in memory (require, not import(): jest's CommonJS runtime refuses the latter).
   let client: Promise<{ kafka: Kafka; kafkajs: typeof import('kafkajs') }> | undefined;
   const connect = () =>
-    (client ??= Promise.resolve(createRequire(__filename)('kafkajs') as typeof import('kafkajs')).then((kafkajs) => ({
+    (client ??= Promise.resolve(loadKafkajs()).then((kafkajs) => ({
       kafkajs,
       kafka: new kafkajs.Kafka({
         clientId: opts.clientId,
