@@ -44,7 +44,18 @@ interface Target {
   cpu: CpuGroup[];
 }
 
-async function load(target: Target, connections: number, seconds: number): Promise<Figures> {
+/** One stretch of load on one target: what it answered, over how long, and the CPU each process group used. */
+interface Stretch {
+  requests: number;
+  seconds: number;
+  errors: number;
+  /** Every 2xx answer's time, ms. */
+  latencies: number[];
+  /** CPU milliseconds of each process group over the stretch (cpu.ts). */
+  cpuMs: Record<string, number>;
+}
+
+async function stretch(target: Target, connections: number, seconds: number): Promise<Stretch> {
   const meter = cpuMeter(target.cpu);
   // Without a callback autocannon answers its instance, made thenable (its types say only the promise).
   const running = autocannon({
@@ -60,13 +71,41 @@ async function load(target: Target, connections: number, seconds: number): Promi
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const r = await running;
-  const used = meter();
-  const errors = r.errors + r.timeouts + r.non2xx;
-  const n = Math.max(1, r.requests.total);
-  const cpu = Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, ms / n]));
-  latencies.sort((a, b) => a - b);
+  return { requests: r.requests.total, seconds: r.duration, errors: r.errors + r.timeouts + r.non2xx, latencies, cpuMs: meter() };
+}
+
+function figuresOf(stretches: Stretch[]): Figures {
+  const n = Math.max(
+    1,
+    stretches.reduce((a, s) => a + s.requests, 0),
+  );
+  const cpu: Record<string, number> = {};
+  for (const s of stretches) for (const [k, ms] of Object.entries(s.cpuMs)) cpu[k] = (cpu[k] ?? 0) + ms / n;
+  const latencies = stretches.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const at = (p: number) => Math.round(percentile(latencies, p) * 100) / 100;
-  return { perSecond: r.requests.average, p50: at(50), p99: at(99), errors, cpu };
+  return {
+    perSecond: n / stretches.reduce((a, s) => a + s.seconds, 0),
+    p50: at(50),
+    p99: at(99),
+    errors: stretches.reduce((a, s) => a + s.errors, 0),
+    cpu,
+  };
+}
+
+/**
+ * The baseline and Assay under the same load, taking turns in SLICES stretches each (baseline, Assay, Assay,
+ * baseline, …) that add up to `seconds` apiece: this machine's speed drifts over tens of seconds (the baseline
+ * alone measured 715–1,119 req/s in four runs of ten seconds), and a drift then falls on both alike.
+ */
+const SLICES = 5;
+
+async function compare(base: Target, assay: Target, connections: number, seconds: number): Promise<{ bf: Figures; af: Figures }> {
+  const [b, a]: Stretch[][] = [[], []];
+  for (let i = 0; i < SLICES; i++) {
+    const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+    for (const k of order) (k === 0 ? b : a).push(await stretch(k === 0 ? base : assay, connections, seconds / SLICES));
+  }
+  return { bf: figuresOf(b), af: figuresOf(a) };
 }
 
 const cpuTotal = (f: Figures) => Object.values(f.cpu).reduce((a, b) => a + b, 0);
@@ -267,10 +306,10 @@ async function measure(
   const [ad, bd] = [JSON.stringify((JSON.parse(at) as { data: unknown }).data), JSON.stringify((JSON.parse(bt) as { data: unknown }).data)];
   if (a.status !== 200 || ad !== bd)
     throw new Error(`${e.title}: the baseline answers otherwise than Assay (${a.status}):\n${ad.slice(0, 2000)}\n${bd.slice(0, 2000)}`);
-  await load(assay, 16, 3);
-  await load(base, 16, 3);
+  await stretch(assay, 16, 3);
+  await stretch(base, 16, 3);
 
-  console.log(`\n${e.title}, ${(at.length / 1024).toFixed(1)} KiB, ${seconds} s per figure (autocannon)`);
+  console.log(`\n${e.title}, ${(at.length / 1024).toFixed(1)} KiB, ${seconds} s per figure in ${SLICES} turns (autocannon)`);
   console.log(
     '| connections | Assay req/s | baseline req/s | ratio | Assay p99 | baseline p99 | ratio | Assay CPU ms/req | baseline | ratio |',
   );
@@ -278,8 +317,7 @@ async function measure(
   const parts: string[] = [];
   const short: string[] = [];
   for (const c of [16, 50]) {
-    const bf = await load(base, c, seconds);
-    const af = await load(assay, c, seconds);
+    const { bf, af } = await compare(base, assay, c, seconds);
     console.log(
       `| ${c} | ${af.perSecond.toFixed(0)} | ${bf.perSecond.toFixed(0)} | ${ratio(af.perSecond, bf.perSecond)} | ${af.p99} ms | ${bf.p99} ms | ${ratio(af.p99, bf.p99)} | ` +
         `${cpuTotal(af).toFixed(2)} | ${cpuTotal(bf).toFixed(2)} | ${ratio(cpuTotal(bf), cpuTotal(af))} |` +
@@ -299,8 +337,7 @@ async function measure(
       `${c}: ${ratio(af.perSecond, bf.perSecond)} (${af.perSecond.toFixed(0)} vs ${bf.perSecond.toFixed(0)}), p99 ${ratio(af.p99, bf.p99)}`,
     );
   }
-  const b1 = await load(base, 1, seconds);
-  const a1 = await load(assay, 1, seconds);
+  const { bf: b1, af: a1 } = await compare(base, assay, 1, seconds);
   console.log(
     `| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | ${cpuTotal(a1).toFixed(2)} | ${cpuTotal(b1).toFixed(2)} | ${ratio(cpuTotal(b1), cpuTotal(a1))} |`,
   );
