@@ -3,7 +3,8 @@
  * uploaded at once through the gateway. Samples the runs process's resident set size (VmRSS) every 20 ms and
  * prints it idle, at its peak with one upload and with three at once, against what the old way cost per upload
  * (the whole body as a string and `JSON.parse` of it, measured in this process on the same report). Also the
- * peaks of the gateway (forwarding the three) and of analytics (folding the three runs after they finished).
+ * peaks of the gateway (forwarding the three) and of analytics (folding the three runs after they finished), and
+ * the idle RSS and CPU of every other process.
  *
  *   make bench BENCH=ingest-memory      (BENCH_REPORT_MIB=N for another report size; the limit is 64 MiB)
  */
@@ -17,6 +18,9 @@ import { benchSystem } from './lib';
 import { mib, rssOf, withPeaks } from './memory';
 import { addFigure } from './summary';
 import { generateReport } from './ingestion';
+
+/** Seconds over which every process's idle CPU is measured (ticks of 10 ms: a resolution of 1 ms a second). */
+const IDLE_CPU_SECONDS = 10;
 
 /** Waits until `pid` has used less than 50 ms of CPU in a second (its work done), at most `maxMs`. */
 async function untilIdle(pid: number, maxMs: number): Promise<void> {
@@ -106,6 +110,22 @@ export async function run(): Promise<void> {
       assay: mib(largest.rss),
       goal: '≤ 120 MB',
       met: largest.rss <= 120e6,
+    });
+    // And their CPU while idle: kafkajs' idle connections once kept a 1 ms timer running (packages/events,
+    // kafkajs-idle.ts), 30–40 ms of CPU a second in each consuming process.
+    const idleMeter = cpuMeter([...bench.system.processes].map(([name, p]) => pidGroup(name, p.child.pid)));
+    await new Promise((r) => setTimeout(r, IDLE_CPU_SECONDS * 1000));
+    const idleCpu = Object.entries(idleMeter()).map(([name, ms]) => ({ name, perSecond: ms / IDLE_CPU_SECONDS }));
+    const busiest = idleCpu.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+    const idleTotal = idleCpu.reduce((a, b) => a + b.perSecond, 0);
+    console.log(
+      `idle CPU, ms a second: ${idleCpu.map((c) => `${c.name} ${c.perSecond.toFixed(0)}`).join(', ')}; all ${idleTotal.toFixed(0)}`,
+    );
+    addFigure({
+      bench: 'ingest-memory',
+      figure: `idle CPU of every process, ms a second (busiest: ${busiest.name})`,
+      assay: `${idleTotal.toFixed(0)} (${busiest.perSecond.toFixed(0)})`,
+      goal: 'for scale',
     });
     let uploaded = 0;
     const { peaks } = await withPeaks({ runs: pid, ...others }, async () => {
