@@ -93,17 +93,25 @@ export async function run(): Promise<void> {
       const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration)));
       observer.observe({ type: 'longtask' });
       const list = document.querySelector<HTMLElement>('.test-list-scroll')!;
+      // Until a step no longer moves it: its end (a test of `scrollTop + clientHeight` against `scrollHeight` can stay
+      // a fraction of a pixel short for ever, and the bench then waited without end).
       await new Promise<void>((resolve) => {
         const step = () => {
+          const before = list.scrollTop;
           list.scrollTop += 600;
-          if (list.scrollTop + list.clientHeight >= list.scrollHeight - 1) resolve();
+          if (list.scrollTop <= before) resolve();
           else requestAnimationFrame(step);
         };
         requestAnimationFrame(step);
       });
       await new Promise((r) => setTimeout(r, 300));
       observer.disconnect();
-      return { count: tasks.length, max: tasks.length ? Math.max(...tasks) : 0, rows: list.querySelectorAll('tbody tr').length };
+      return {
+        count: tasks.length,
+        max: tasks.length ? Math.max(...tasks) : 0,
+        rows: list.querySelectorAll('tbody tr').length,
+        bottom: list.scrollHeight - list.clientHeight - list.scrollTop,
+      };
     });
 
     console.log(
@@ -115,7 +123,7 @@ export async function run(): Promise<void> {
     );
     console.log(`whole list of 10,000 tests searchable: ${wholeMs} ms (median of 5; no budget: the first rows show before)`);
     console.log(
-      `scrolling 10,000 rows to the end: ${longest.count} long tasks, longest ${longest.max.toFixed(0)} ms (budget: none over 50 ms: ${longest.max <= 50 ? 'ok' : 'OVER'}); ${longest.rows} rows in the DOM at the end`,
+      `scrolling 10,000 rows to the end: ${longest.count} long tasks, longest ${longest.max.toFixed(0)} ms (budget: none over 50 ms: ${longest.max <= 50 ? 'ok' : 'OVER'}); ${longest.rows} rows in the DOM at the end, ${longest.bottom.toFixed(1)} px from the bottom`,
     );
   } finally {
     await browser.close();
