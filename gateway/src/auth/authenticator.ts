@@ -76,10 +76,24 @@ const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
 /** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
 const NO_TOKEN = '-';
 
+/** What identity answered for a cache entry, with the generations it read it at. */
+interface Loaded<T> {
+  value: T | null;
+  tokenId: string;
+  userId: string;
+  generations: [bigint, bigint];
+}
+
 /** The client with READ_CACHED_AUTH defined as a command (sent by its SHA once Redis has the script). */
 type CacheRedis = Redis & { readCachedAuth(key: string, ...fields: string[]): Promise<(string | null)[]> };
 
 export class Authenticator {
+  /**
+   * Entries being loaded from identity, by cache key and field. When an entry expires, every request in flight for
+   * it misses at once (at 50 connections, 50 identity calls every AUTH_CACHE_TTL_SECONDS); they share one load.
+   */
+  private readonly loading = new Map<string, Promise<Loaded<unknown>>>();
+
   constructor(
     private readonly identity: Client<typeof AuthService>,
     private readonly redis: Redis,
@@ -214,7 +228,7 @@ export class Authenticator {
     hash: Buffer,
     field: string,
     hits: Map<string, unknown> | undefined,
-    load: () => Promise<{ value: T | null; tokenId: string; userId: string; generations: [bigint, bigint] }>,
+    load: () => Promise<Loaded<T>>,
   ): Promise<T | null> {
     if (this.ttlSeconds === 0) return (await load()).value;
     const key = cacheKey(hash);
@@ -225,7 +239,22 @@ export class Authenticator {
       this.logger.warn({ err: { message: (err as Error).message } }, 'auth cache read failed; asking identity');
       return (await load()).value;
     }
-    const loaded = await load();
+    const flight = `${key}\n${field}`;
+    const shared = this.loading.get(flight) as Promise<Loaded<T>> | undefined;
+    if (shared) {
+      // Taken as a cache hit on the entry it writes would be: only while its generations are still the current ones
+      // (a revocation committed after identity answered raised them). Otherwise this request asks identity itself.
+      const joined = await shared.catch(() => undefined);
+      if (joined && (await this.stillCurrent(joined).catch(() => false))) return joined.value;
+    }
+    const loading = load();
+    this.loading.set(flight, loading);
+    let loaded: Loaded<T>;
+    try {
+      loaded = await loading;
+    } finally {
+      if (this.loading.get(flight) === loading) this.loading.delete(flight);
+    }
     const entry: Entry<T> = {
       v: loaded.value,
       tid: loaded.tokenId,
@@ -244,5 +273,13 @@ export class Authenticator {
       // A cache write failure only costs the next request a call to identity.
     }
     return loaded.value;
+  }
+
+  /** Whether neither generation of what identity answered has been raised in Redis since (absent: never raised). */
+  private async stillCurrent(loaded: Loaded<unknown>): Promise<boolean> {
+    if (loaded.tokenId === NO_TOKEN) return true;
+    const keys = [generationKey.token(loaded.tokenId), ...(loaded.userId ? [generationKey.user(loaded.userId)] : [])];
+    const current = await this.redis.mget(...keys);
+    return current.every((g, i) => g === null || BigInt(g) <= loaded.generations[i]!);
   }
 }

@@ -21,6 +21,10 @@ const secret = issueSecret();
 const asked = { authenticate: 0, getProjectAccess: 0 };
 let role = Role.MEMBER;
 const generations = { token: 1n, user: 1n };
+/** Identity's view of the token, and gates its two reads wait on (what it read is what it answers). */
+let revoked = false;
+let gate: Promise<void> = Promise.resolve();
+let accessGate: Promise<void> = Promise.resolve();
 
 const identity = createClient(
   AuthService,
@@ -29,11 +33,19 @@ const identity = createClient(
       async authenticate(req) {
         asked.authenticate++;
         if (Buffer.from(req.secretHash).toString('hex') !== secret.hash.toString('hex')) return { found: false };
-        return { found: true, token: { id: tokenId, type: TokenType.PAT, userId }, generations };
+        const read = { token: { id: tokenId, type: TokenType.PAT, userId, revoked }, generations: { ...generations } };
+        await gate;
+        return { found: true, ...read };
       },
       async getProjectAccess() {
         asked.getProjectAccess++;
-        return { found: true, access: { projectId, projectName: 'P', orgId: id(), role, covered: true }, generations };
+        const read = {
+          found: true,
+          access: { projectId, projectName: 'P', orgId: id(), role, covered: true },
+          generations: { ...generations },
+        };
+        await accessGate;
+        return read;
       },
     }),
   ),
@@ -55,6 +67,22 @@ beforeEach(() => {
 async function projectRequest() {
   const a = await auth.authenticateBearer(`Bearer ${secret.token}`, projectId);
   return { token: a.token, access: await auth.projectAccess(a, projectId) };
+}
+
+/** Closes a gate (`set` installs it); the function returned opens it again for good. */
+function gated(set: (g: Promise<void>) => void): () => void {
+  let open!: () => void;
+  set(new Promise((r) => (open = r)));
+  return () => {
+    set(Promise.resolve());
+    open();
+  };
+}
+
+/** Waits until `done` holds, then 50 ms more for the other requests to reach the load in flight. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 50));
 }
 
 const raise = (key: string, to: bigint) => redis.eval(RAISE_GENERATION, 1, key, String(to), String(GENERATION_TTL_SECONDS));
@@ -91,5 +119,42 @@ describe('auth cache', () => {
     for (let i = 0; i < 2; i++)
       await expect(auth.authenticateBearer(`Bearer ${stranger.token}`, projectId)).rejects.toMatchObject({ reason: 'UNAUTHORIZED' });
     expect(asked.authenticate).toBe(1);
+  });
+  it('requests that miss together ask identity once (an expired entry: every request in flight misses at once)', async () => {
+    await redis.del(`assay:auth:${secret.hash.toString('hex')}`);
+    // Identity answers slowly, as a real call takes milliseconds while the others arrive.
+    const [openToken, openAccess] = [gated((g) => (gate = g)), gated((g) => (accessGate = g))];
+    const all = Promise.all(Array.from({ length: 10 }, () => projectRequest()));
+    await until(() => asked.authenticate > 0);
+    openToken();
+    await until(() => asked.getProjectAccess > 0);
+    openAccess();
+    const answers = await all;
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]!.access?.role).toBe('member');
+    expect(asked).toEqual({ authenticate: 1, getProjectAccess: 1 });
+  });
+
+  it('a request that joined a load asks identity itself when a generation was raised meanwhile (a revocation holds)', async () => {
+    await redis.del(`assay:auth:${secret.hash.toString('hex')}`);
+    const open = gated((g) => (gate = g));
+    const bearer = `Bearer ${secret.token}`;
+    const first = auth.authenticateBearer(bearer);
+    await until(() => asked.authenticate > 0);
+    // The token is revoked while identity's first answer is on its way: identity raises its generation.
+    revoked = true;
+    generations.token += 1n;
+    await raise(generationKey.token(tokenId), generations.token);
+    const second = auth.authenticateBearer(bearer);
+    await new Promise((r) => setTimeout(r, 50)); // it missed the cache and joined the load in flight
+    open();
+    try {
+      // The first request started before the revocation; the second after it, so it must not pass.
+      expect((await first).token.id).toBe(tokenId);
+      await expect(second).rejects.toMatchObject({ reason: 'TOKEN_REVOKED' });
+      expect(asked.authenticate).toBe(2);
+    } finally {
+      revoked = false;
+    }
   });
 });
