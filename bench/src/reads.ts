@@ -101,10 +101,13 @@ const SLICES = 5;
 
 async function compare(base: Target, assay: Target, connections: number, seconds: number): Promise<{ bf: Figures; af: Figures }> {
   const [b, a]: Stretch[][] = [[], []];
-  for (let i = 0; i < SLICES; i++) {
-    const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
-    for (const k of order) (k === 0 ? b : a).push(await stretch(k === 0 ? base : assay, connections, seconds / SLICES));
-  }
+  const turns: [Target, Stretch[]][] = [
+    [base, b],
+    [assay, a],
+  ];
+  for (let i = 0; i < SLICES; i++)
+    for (const [target, into] of i % 2 === 0 ? turns : [...turns].reverse())
+      into.push(await stretch(target, connections, seconds / SLICES));
   return { bf: figuresOf(b), af: figuresOf(a) };
 }
 
