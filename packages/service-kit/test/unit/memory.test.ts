@@ -1,8 +1,8 @@
 /**
  * boundMemory's watchers (src/memory.ts), each in a child process of its own (the watchers are per process and
  * need --expose-gc): a heap grown by a burst of allocations is given back once the loop is idle, and not while
- * the loop is busy; the stream-buffer watcher forces collections while a stream passes (`streamPassing`), and
- * only then.
+ * the loop is busy or a stream passes; the stream-buffer watcher forces collections while a stream passes
+ * (`streamPassing`), and only then.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -76,4 +76,30 @@ test('the stream-buffer watcher forces collections while a stream passes, and on
   expect(before).toBe(0);
   expect(during).toBeGreaterThan(0);
   expect(after).toBe(0);
+});
+
+/**
+ * Grows the heap with a stream passing, stays idle for 1.5 s with it, then 1.5 s after it ended; the resident size
+ * at the end of each phase (the stream-buffer watcher is kept out of it: no buffers, and a check once a minute).
+ */
+const idleStreamChild = `
+  const { boundMemory, streamPassing } = require(${JSON.stringify(MEMORY_JS)});
+  boundMemory({ idleCheckMs: 200, streamCheckMs: 60000 });
+  const ended = streamPassing();
+  let keep = [];
+  for (let i = 0; i < 1_000_000; i++) keep.push({ i, s: 'item ' + i, a: [i, i] });
+  keep = null;
+  const grown = process.memoryUsage.rss();
+  setTimeout(() => {
+    const streaming = process.memoryUsage.rss();
+    ended();
+    setTimeout(() => console.log(JSON.stringify({ grown, streaming, after: process.memoryUsage.rss() })), 1500);
+  }, 1500);
+`;
+
+test('an idle process gives memory back once no stream passes, not while one does', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--max-semi-space-size=8', '-e', idleStreamChild]);
+  const { grown, streaming, after } = JSON.parse(stdout) as { grown: number; streaming: number; after: number };
+  expect(grown - streaming).toBeLessThan(20 * MB);
+  expect(streaming - after).toBeGreaterThan(40 * MB);
 });
