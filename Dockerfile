@@ -56,7 +56,7 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle), and an
 # old generation that may grow to twice what survived its last full GC (NODE_FLAGS says why: V8's own factor can
 # leave a small heap marking without end).
-# glibc malloc: two arenas, and freed memory at the top of the heap given back above 128 KiB (MALLOC_ENV in
-# processes.ts says why).
-ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
+# glibc malloc: two arenas, freed memory at the top of the heap given back above 128 KiB, and blocks from 64 KiB (a
+# socket read's buffer) mapped on their own (MALLOC_ENV in processes.ts says why).
+ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 MALLOC_MMAP_THRESHOLD_=65536
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--expose-gc", "dist/main.js"]

@@ -23,6 +23,7 @@ import {
   credentialEnv,
   envForProcess,
   freePorts,
+  MALLOC_ENV,
   NODE_FLAGS,
   REPO_ROOT,
   SHARED_GATEWAY_RATE_LIMITS_ENV,
@@ -33,8 +34,12 @@ import {
 
 const run = promisify(execFile);
 
-/** The image's CMD: each process here starts exactly as its container does. */
-const IMAGE_CMD: string[] = JSON.parse(/^CMD (\[.*\])$/m.exec(fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'))![1]!);
+/** The image's CMD and ENV: each process here starts exactly as its container does. */
+const DOCKERFILE = fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+const IMAGE_CMD: string[] = JSON.parse(/^CMD (\[.*\])$/m.exec(DOCKERFILE)![1]!);
+const IMAGE_ENV = Object.fromEntries(
+  [...DOCKERFILE.matchAll(/^ENV (.*)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => kv.split('=') as [string, string])),
+);
 const STAGE = path.join(REPO_ROOT, 'scripts', 'image', 'stage.sh');
 jest.setTimeout(180_000);
 
@@ -146,6 +151,10 @@ async function startFrom(
 describe('each process starts from its runtime stage alone (NODE_ENV=production)', () => {
   it("starts node with the test system's V8 flags (memory: service-kit memory.ts)", () => {
     expect(IMAGE_CMD).toEqual(['node', ...NODE_FLAGS, 'dist/main.js']);
+  });
+
+  it("runs with the test system's malloc settings (MALLOC_ENV)", () => {
+    expect(IMAGE_ENV).toMatchObject(MALLOC_ENV);
   });
 
   it.each(PROCESSES)('$name: migrates, reaches readiness and stops cleanly', async ({ name, workspace }) => {
