@@ -101,7 +101,7 @@ const IDLE_GROWTH_BYTES = 2 << 20;
  * load); it blocks the loop for tens of milliseconds, which an idle process can spare.
  * A stream leaves the loop below 5 % (the gateway forwarding a 61 MiB upload): released in its middle, the process
  * then measured its growth from there, and what the stream left was not given back once it ended (ingest-memory:
- * the gateway released with one, then three uploads passing; it was 104–117 MiB idle after them in five runs).
+ * the gateway released with one, then three uploads passing).
  */
 function releaseWhenIdle(gc: Gc, checkMs: number): void {
   let base = 0;
