@@ -92,7 +92,7 @@ export class Authenticator {
    * Entries being loaded from identity, by cache key and field. When an entry expires, every request in flight for
    * it misses at once (at 50 connections, 50 identity calls every AUTH_CACHE_TTL_SECONDS); they share one load.
    */
-  private readonly loading = new Map<string, Promise<Loaded<unknown>>>();
+  private readonly loading = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly identity: Client<typeof AuthService>,
@@ -240,21 +240,27 @@ export class Authenticator {
       return (await load()).value;
     }
     const flight = `${key}\n${field}`;
-    const shared = this.loading.get(flight) as Promise<Loaded<T>> | undefined;
+    const shared = this.loading.get(flight);
     if (shared) {
-      // Taken as a cache hit on the entry it writes would be: only while its generations are still the current ones
-      // (a revocation committed after identity answered raised them). Otherwise this request asks identity itself.
-      const joined = await shared.catch(() => undefined);
-      if (joined && (await this.stillCurrent(joined).catch(() => false))) return joined.value;
+      // The load in flight ends with its entry written: read as any hit is, it is taken only while its generations
+      // are still the current ones (a revocation committed after identity answered raised them). Otherwise, or when
+      // it was not written, this request asks identity itself.
+      await shared.catch(() => undefined);
+      const found = await this.readCache<T>(hash, [field]).catch(() => undefined);
+      if (found?.has(field)) return found.get(field) as T | null;
     }
-    const loading = load();
+    const loading = this.loadAndStore(key, field, load);
     this.loading.set(flight, loading);
-    let loaded: Loaded<T>;
     try {
-      loaded = await loading;
+      return await loading;
     } finally {
       if (this.loading.get(flight) === loading) this.loading.delete(flight);
     }
+  }
+
+  /** `load`, and its answer written to the cache with the generations it was read at. */
+  private async loadAndStore<T>(key: string, field: string, load: () => Promise<Loaded<T>>): Promise<T | null> {
+    const loaded = await load();
     const entry: Entry<T> = {
       v: loaded.value,
       tid: loaded.tokenId,
@@ -273,13 +279,5 @@ export class Authenticator {
       // A cache write failure only costs the next request a call to identity.
     }
     return loaded.value;
-  }
-
-  /** Whether neither generation of what identity answered has been raised in Redis since (absent: never raised). */
-  private async stillCurrent(loaded: Loaded<unknown>): Promise<boolean> {
-    if (loaded.tokenId === NO_TOKEN) return true;
-    const keys = [generationKey.token(loaded.tokenId), ...(loaded.userId ? [generationKey.user(loaded.userId)] : [])];
-    const current = await this.redis.mget(...keys);
-    return current.every((g, i) => g === null || BigInt(g) <= loaded.generations[i]!);
   }
 }
