@@ -1,10 +1,14 @@
-/** Typed clients for calling another process's Connect service (Connect protocol, binary, over h2c). */
+/**
+ * Typed clients for calling another process's Connect service (Connect protocol, binary, over h2c): unary calls
+ * through `unary-transport.ts`, streaming ones through Connect's transport, on one HTTP/2 connection.
+ */
 import type http2 from 'node:http2';
 import type { DescService } from '@bufbuild/protobuf';
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { currentRequestId, REQUEST_ID_HEADER } from '@assay/logger';
-import { internalAuthClientInterceptor } from './internal-auth';
+import { INTERNAL_AUTH_HEADER, internalAuthClientInterceptor } from './internal-auth';
+import { createUnaryTransport } from './unary-transport';
 import { encodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
 export interface RpcClientOptions {
@@ -28,7 +32,7 @@ export const RPC_STREAM_WINDOW = 1 << 20;
 export const RPC_CONNECTION_WINDOW = 8 << 20;
 
 /** Connect's session manager, widening each new connection's receive window (there is no option for it). */
-class WideWindowSessionManager extends Http2SessionManager {
+export class WideWindowSessionManager extends Http2SessionManager {
   private readonly widened = new WeakSet<http2.Http2Session>();
 
   override async request(...args: Parameters<Http2SessionManager['request']>): Promise<http2.ClientHttp2Stream> {
@@ -42,33 +46,44 @@ class WideWindowSessionManager extends Http2SessionManager {
   }
 }
 
-/** Forwards the current request id (if any) so logs of both processes line up. */
-const requestIdInterceptor: Interceptor = (next) => async (req) => {
-  const id = currentRequestId();
-  if (id && !req.header.has(REQUEST_ID_HEADER)) req.header.set(REQUEST_ID_HEADER, id);
-  return next(req);
-};
-
 export function createRpcClient<T extends DescService>(service: T, opts: RpcClientOptions): Client<T> {
-  const transport = createConnectTransport({
+  const sessionManager = new WideWindowSessionManager(
+    opts.baseUrl,
+    { pingIntervalMs: 10000, idleConnectionTimeoutMs: 60000 },
+    { settings: { initialWindowSize: RPC_STREAM_WINDOW } },
+  );
+  const timeoutMs = opts.timeoutMs ?? 15000;
+  const readMaxBytes = opts.readMaxBytes ?? 64 * 1024 * 1024;
+  const authorization = `Bearer ${opts.internalToken}`;
+  // Streaming methods (none between services today but gRPC health's Watch) go through Connect's own transport.
+  const streams = createConnectTransport({
     baseUrl: opts.baseUrl,
     // The Connect protocol rather than gRPC (servers speak both; the probes use gRPC): a unary call is one request
-    // and one answer, no envelopes, no trailers, and Connect serves it without its streaming pipeline: a quarter
-    // less CPU a call on each side (issue 19; with the wide windows below, about half: `make bench BENCH=rpc`).
+    // and one answer, no envelopes, no trailers.
     httpVersion: '2',
     useBinaryFormat: true,
-    sessionManager: new WideWindowSessionManager(
-      opts.baseUrl,
-      { pingIntervalMs: 10000, idleConnectionTimeoutMs: 60000 },
-      { settings: { initialWindowSize: RPC_STREAM_WINDOW } },
-    ),
-    defaultTimeoutMs: opts.timeoutMs ?? 15000,
-    readMaxBytes: opts.readMaxBytes ?? 64 * 1024 * 1024,
+    sessionManager,
+    defaultTimeoutMs: timeoutMs,
+    readMaxBytes,
     writeMaxBytes: 64 * 1024 * 1024,
-    interceptors: [internalAuthClientInterceptor(opts.internalToken), requestIdInterceptor],
+    interceptors: [internalAuthClientInterceptor(opts.internalToken)],
     // No gzip between processes: Connect asks for compressed answers by default, which on a private network
     // costs CPU on both sides (8–16 % of a read's samples) to save bandwidth nobody is short of.
     acceptCompression: [],
+  });
+  const transport = createUnaryTransport({
+    baseUrl: opts.baseUrl,
+    sessionManager,
+    defaultTimeoutMs: timeoutMs,
+    readMaxBytes,
+    streams,
+    // The internal credential, and the current request id (unless the call gives one) so that both processes' logs
+    // line up.
+    headers: (call) => {
+      call[INTERNAL_AUTH_HEADER] = authorization;
+      const id = currentRequestId();
+      if (id && call[REQUEST_ID_HEADER] === undefined) call[REQUEST_ID_HEADER] = id;
+    },
   });
   return createClient(service, transport);
 }

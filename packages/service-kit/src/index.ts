@@ -10,3 +10,4 @@ export * from './paging';
 export * from './loop';
 export * from './consumer';
 export * from './memory';
+export { unaryHandler, type UnaryHandlerOptions } from './unary-handler';

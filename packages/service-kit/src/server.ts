@@ -25,6 +25,7 @@ import { boundMemory, streamPassing } from './memory';
 import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
 import { RPC_CONNECTION_WINDOW, RPC_STREAM_WINDOW } from './clients';
+import { unaryHandler } from './unary-handler';
 import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
 /** Settings every service has (see `serviceSettings` in @assay/config). */
@@ -186,22 +187,25 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
   const shutdownController = new AbortController();
   // Every in-flight call listens on this one signal: many concurrent calls are normal, not a leak.
   setMaxListeners(0, shutdownController.signal);
-  const handler = connectNodeAdapter({
-    routes: (router) => {
-      registerHealth(router, health, [def.name]);
-      def.routes(router, wiring);
-    },
-    interceptors: [
-      requestContextInterceptor(),
-      errorAndAccessLogInterceptor(logger),
-      metrics.rpcInterceptor,
-      inFlightInterceptor,
-      internalAuthServerInterceptor(config.INTERNAL_CALLERS, new Set((def.adminServices ?? []).map((d) => d.typeName))),
-      principalInterceptor(),
-    ],
-    readMaxBytes: 64 * 1024 * 1024,
-    shutdownSignal: shutdownController.signal,
-  });
+  const routes = (router: ConnectRouter) => {
+    registerHealth(router, health, [def.name]);
+    def.routes(router, wiring);
+  };
+  const interceptors = [
+    requestContextInterceptor(),
+    errorAndAccessLogInterceptor(logger),
+    metrics.rpcInterceptor,
+    inFlightInterceptor,
+    internalAuthServerInterceptor(config.INTERNAL_CALLERS, new Set((def.adminServices ?? []).map((d) => d.typeName))),
+    principalInterceptor(),
+  ];
+  const readMaxBytes = 64 * 1024 * 1024;
+  const connectHandler = connectNodeAdapter({ routes, interceptors, readMaxBytes, shutdownSignal: shutdownController.signal });
+  // Internal callers' unary calls take the fast path (unary-handler.ts); the rest, probes included, Connect's.
+  const unary = unaryHandler({ routes, interceptors, readMaxBytes, shutdownSignal: shutdownController.signal });
+  const handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    if (!unary(req, res)) connectHandler(req, res);
+  };
   // The receive windows of clients.ts, for what callers send (RPC_STREAM_WINDOW there says why).
   const rpcServer = http2.createServer({ settings: { initialWindowSize: RPC_STREAM_WINDOW } }, handler);
   const sessions = new Set<http2.ServerHttp2Session>();
