@@ -11,7 +11,7 @@
  * interceptors and the protobuf coding, using Connect's own pieces for each (`createHandlerContext`,
  * `invokeUnaryImplementation`, the error JSON codec and the status mapping).
  */
-import type http2 from 'node:http2';
+import http2 from 'node:http2';
 import { fromBinary, toBinary, type DescService } from '@bufbuild/protobuf';
 import {
   Code,
@@ -79,7 +79,10 @@ export function unaryHandler(o: UnaryHandlerOptions): (req: http2.Http2ServerReq
     if (encoding !== undefined && encoding !== 'identity') return false;
     const route = routes.get(req.url);
     if (!route) return false;
-    void answer(route, req, res, o);
+    // What answer() cannot write (the stream broke under it) ends the stream rather than the process.
+    answer(route, req, res, o).catch(() => {
+      if (!res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    });
     return true;
   };
 }
