@@ -16,14 +16,15 @@ const body = Buffer.alloc(Number(process.env.RPC_BENCH_BYTES ?? 45000), 'x');
 const routes = (router: ConnectRouter) =>
   router.service(RunsService, { listRuns: async () => ({ runsJson: body, page: { total: 200n } }) });
 const connect = connectNodeAdapter({ routes });
-const fast = unaryHandler({ routes, interceptors: [], readMaxBytes: 64 * 1024 * 1024, shutdownSignal: new AbortController().signal });
+const fast = unaryHandler({ interceptors: [], readMaxBytes: 64 * 1024 * 1024, shutdownSignal: new AbortController().signal });
+const kit = connectNodeAdapter({ routes: fast.routes(routes) });
 const wide = (s: http2.Http2Server) => s.on('session', (x) => x.setLocalWindowSize(RPC_CONNECTION_WINDOW));
 const servers = [
   http2.createServer({}, connect),
   wide(http2.createServer({ settings: { initialWindowSize: RPC_STREAM_WINDOW } }, connect)),
   wide(
     http2.createServer({ settings: { initialWindowSize: RPC_STREAM_WINDOW } }, (req, res) => {
-      if (!fast(req, res)) connect(req, res);
+      if (!fast.handle(req, res)) kit(req, res);
     }),
   ),
 ];

@@ -200,11 +200,16 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
     principalInterceptor(),
   ];
   const readMaxBytes = 64 * 1024 * 1024;
-  const connectHandler = connectNodeAdapter({ routes, interceptors, readMaxBytes, shutdownSignal: shutdownController.signal });
   // Internal callers' unary calls take the fast path (unary-handler.ts); the rest, probes included, Connect's.
-  const unary = unaryHandler({ routes, interceptors, readMaxBytes, shutdownSignal: shutdownController.signal });
+  const unary = unaryHandler({ interceptors, readMaxBytes, shutdownSignal: shutdownController.signal });
+  const connectHandler = connectNodeAdapter({
+    routes: unary.routes(routes),
+    interceptors,
+    readMaxBytes,
+    shutdownSignal: shutdownController.signal,
+  });
   const handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
-    if (!unary(req, res)) connectHandler(req, res);
+    if (!unary.handle(req, res)) connectHandler(req, res);
   };
   // The receive windows of clients.ts, for what callers send (RPC_STREAM_WINDOW there says why).
   const rpcServer = http2.createServer({ settings: { initialWindowSize: RPC_STREAM_WINDOW } }, handler);

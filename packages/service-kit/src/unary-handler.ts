@@ -33,11 +33,19 @@ interface UnaryRoute {
 }
 
 export interface UnaryHandlerOptions {
-  /** The service's routes, as given to Connect's adapter (`router.service` calls are recorded). */
-  routes: (router: ConnectRouter) => void;
   interceptors: Interceptor[];
   readMaxBytes: number;
   shutdownSignal: AbortSignal;
+}
+
+export interface UnaryHandler {
+  /**
+   * The routes to give Connect's adapter: they register with it as they are, and each service they register is
+   * recorded for the fast path too (one set of implementations for both).
+   */
+  routes(routes: (router: ConnectRouter) => void): (router: ConnectRouter) => void;
+  /** Answers and returns true for the calls it takes; returns false, having touched nothing, for the rest. */
+  handle(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): boolean;
 }
 
 /** What a call's context signal is aborted with once its answer is written (a ready value: no stack trace a call). */
@@ -45,45 +53,48 @@ const CALL_ENDED = new ConnectError('call ended', Code.Canceled);
 /** What it is aborted with when the caller goes away first. */
 const CALLER_GONE = new ConnectError('the caller closed the stream', Code.Canceled);
 
-/** The unary methods the routes implement, by request path (`/package.Service/Method`). */
-function unaryRoutes(routes: (router: ConnectRouter) => void): Map<string, UnaryRoute> {
+export function unaryHandler(o: UnaryHandlerOptions): UnaryHandler {
+  /** The unary methods the routes implement, by request path (`/package.Service/Method`). */
   const found = new Map<string, UnaryRoute>();
-  const recorder = {
-    handlers: [],
-    service(service, impl) {
-      const spec = createServiceImplSpec(service, impl);
-      for (const m of service.methods) {
-        const s = spec.methods[m.localName];
-        if (s?.kind === 'unary') found.set(`/${service.typeName}/${m.name}`, { service, spec: s });
-      }
-      return recorder;
+  const record = (service: DescService, impl: Parameters<ConnectRouter['service']>[1]) => {
+    const spec = createServiceImplSpec(service, impl);
+    for (const m of service.methods) {
+      const s = spec.methods[m.localName];
+      if (s?.kind === 'unary') found.set(`/${service.typeName}/${m.name}`, { service, spec: s });
+    }
+  };
+  return {
+    routes: (routes) => (router) => {
+      const recording: ConnectRouter = {
+        get handlers() {
+          return router.handlers;
+        },
+        service(service, impl, options) {
+          router.service(service, impl, options);
+          record(service, impl);
+          return recording;
+        },
+        // A single method registered on its own stays Connect's.
+        rpc(method, impl, options) {
+          router.rpc(method, impl, options);
+          return recording;
+        },
+      };
+      routes(recording);
     },
-    rpc() {
-      return recorder;
+    handle(req, res) {
+      const h = req.headers;
+      if (req.method !== 'POST' || h['content-type'] !== 'application/proto') return false;
+      const encoding = h['content-encoding'];
+      if (encoding !== undefined && encoding !== 'identity') return false;
+      const route = found.get(req.url);
+      if (!route) return false;
+      // What answer() cannot write (the stream broke under it) ends the stream rather than the process.
+      answer(route, req, res, o).catch(() => {
+        if (!res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      });
+      return true;
     },
-  } as ConnectRouter;
-  routes(recorder);
-  return found;
-}
-
-/**
- * The fast path's request handler: answers and returns true for the calls it takes, returns false (having touched
- * nothing) for the rest.
- */
-export function unaryHandler(o: UnaryHandlerOptions): (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => boolean {
-  const routes = unaryRoutes(o.routes);
-  return (req, res) => {
-    const h = req.headers;
-    if (req.method !== 'POST' || h['content-type'] !== 'application/proto') return false;
-    const encoding = h['content-encoding'];
-    if (encoding !== undefined && encoding !== 'identity') return false;
-    const route = routes.get(req.url);
-    if (!route) return false;
-    // What answer() cannot write (the stream broke under it) ends the stream rather than the process.
-    answer(route, req, res, o).catch(() => {
-      if (!res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
-    });
-    return true;
   };
 }
 

@@ -19,6 +19,8 @@ import { errorFromNode, errorFromReset } from '../../src/unary-transport';
 const TOKEN = 'unary-transport-test-credential-32-chars';
 
 interface Seen {
+  /** How often the routes were registered: once, for both paths. */
+  routes: number;
   fastPath: number;
   connect: number;
   headers: Headers[];
@@ -61,9 +63,12 @@ async function listRuns(req: { projectId: string; page?: { limit: number } }, ct
 }
 
 async function startServer(readMaxBytes = 64 * 1024 * 1024): Promise<TestServer> {
-  const seen: Seen = { fastPath: 0, connect: 0, headers: [], signals: [] };
+  const seen: Seen = { routes: 0, fastPath: 0, connect: 0, headers: [], signals: [] };
   const shutdown = new AbortController();
-  const routes = (router: ConnectRouter) => router.service(RunsService, { listRuns: (req, ctx) => listRuns(req, ctx, seen) });
+  const routes = (router: ConnectRouter) => {
+    seen.routes++;
+    router.service(RunsService, { listRuns: (req, ctx) => listRuns(req, ctx, seen) });
+  };
   // Counts the calls that reach a handler, and maps a plain Error as the kit's error interceptor does (no message).
   const interceptors: Interceptor[] = [
     (next) => async (req) => {
@@ -74,10 +79,10 @@ async function startServer(readMaxBytes = 64 * 1024 * 1024): Promise<TestServer>
       }
     },
   ];
-  const connect = connectNodeAdapter({ routes, interceptors, readMaxBytes, shutdownSignal: shutdown.signal });
-  const fast = unaryHandler({ routes, interceptors, readMaxBytes, shutdownSignal: shutdown.signal });
+  const fast = unaryHandler({ interceptors, readMaxBytes, shutdownSignal: shutdown.signal });
+  const connect = connectNodeAdapter({ routes: fast.routes(routes), interceptors, readMaxBytes, shutdownSignal: shutdown.signal });
   const server = http2.createServer({}, (req, res) => {
-    if (fast(req, res)) seen.fastPath++;
+    if (fast.handle(req, res)) seen.fastPath++;
     else {
       seen.connect++;
       connect(req, res);
@@ -137,6 +142,8 @@ describe('internal unary calls (the kit client and the fast path)', () => {
     const grpc = createClient(RunsService, createGrpcTransport({ baseUrl: srv.url }));
     expect(Buffer.from((await grpc.listRuns({ projectId: 'g' })).runsJson).toString()).toBe('g');
     expect(srv.seen).toMatchObject({ fastPath: 1, connect: 2 });
+    // One registration of the routes serves both paths.
+    expect(srv.seen.routes).toBe(1);
   });
 
   it("the kit client is answered by Connect's own handler as well", async () => {
