@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
-import { INTERNAL_AUTH_HEADER, streamPassing } from '@assay/service-kit';
+import { INTERNAL_AUTH_HEADER, internalAuthValue, streamPassing } from '@assay/service-kit';
 
 export interface ServiceHttpOptions {
   internalToken: string;
@@ -38,7 +38,10 @@ export interface ServiceAnswer {
 
 /** The service's answer, or 503 SERVICE_UNAVAILABLE (with `Retry-After`) when it cannot be reached. */
 export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<ServiceAnswer> {
-  const headers: Record<string, string> = { ...request.callOptions().headers, [INTERNAL_AUTH_HEADER]: `Bearer ${opts.internalToken}` };
+  const headers: Record<string, string> = {
+    ...request.callOptions().headers,
+    [INTERNAL_AUTH_HEADER]: internalAuthValue(opts.internalToken),
+  };
   if (opts.contentType) headers['content-type'] = opts.contentType;
   for (const name of opts.pass ?? []) {
     const value = request.headers[name];

@@ -7,7 +7,7 @@ import type { DescService } from '@bufbuild/protobuf';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { currentRequestId, REQUEST_ID_HEADER } from '@assay/logger';
-import { INTERNAL_AUTH_HEADER, internalAuthClientInterceptor } from './internal-auth';
+import { INTERNAL_AUTH_HEADER, internalAuthClientInterceptor, internalAuthValue } from './internal-auth';
 import { createUnaryTransport } from './unary-transport';
 import { encodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
@@ -54,7 +54,7 @@ export function createRpcClient<T extends DescService>(service: T, opts: RpcClie
   );
   const timeoutMs = opts.timeoutMs ?? 15000;
   const readMaxBytes = opts.readMaxBytes ?? 64 * 1024 * 1024;
-  const authorization = `Bearer ${opts.internalToken}`;
+  const authorization = internalAuthValue(opts.internalToken);
   // Streaming methods (none between services today but gRPC health's Watch) go through Connect's own transport.
   const streams = createConnectTransport({
     baseUrl: opts.baseUrl,

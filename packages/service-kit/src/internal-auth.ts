@@ -37,10 +37,13 @@ export function callerOf(header: string | null | undefined, callers: Callers): s
 
 export const callerKey = createContextKey<string | undefined>(undefined, { description: 'internal caller name' });
 
+/** The value of INTERNAL_AUTH_HEADER that presents a credential. */
+export const internalAuthValue = (token: string) => `Bearer ${token}`;
+
 /** Client side: presents this process's credential on every outgoing call. */
 export function internalAuthClientInterceptor(token: string): Interceptor {
   return (next) => async (req) => {
-    req.header.set(INTERNAL_AUTH_HEADER, `Bearer ${token}`);
+    req.header.set(INTERNAL_AUTH_HEADER, internalAuthValue(token));
     return next(req);
   };
 }

@@ -24,6 +24,7 @@ import {
 } from '@connectrpc/connect';
 import { invokeUnaryImplementation } from '@connectrpc/connect/protocol';
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from '@connectrpc/connect/protocol-connect';
+import { webHeadersOf } from './unary-transport';
 
 type UnarySpec = Extract<MethodImplSpec, { kind: 'unary' }>;
 
@@ -106,9 +107,6 @@ async function answer(
 ): Promise<void> {
   const { service, spec } = route;
   const timeout = parseTimeout((req.headers['connect-timeout-ms'] as string | undefined) ?? null, Number.MAX_SAFE_INTEGER);
-  const requestHeader = new Headers();
-  for (const [k, v] of Object.entries(req.headers))
-    if (k[0] !== ':' && v !== undefined) requestHeader.set(k, Array.isArray(v) ? v.join(', ') : v);
   const context = createHandlerContext({
     service,
     method: spec.method,
@@ -117,7 +115,7 @@ async function answer(
     url: req.url,
     timeoutMs: timeout.timeoutMs,
     shutdownSignal: o.shutdownSignal,
-    requestHeader,
+    requestHeader: webHeadersOf(req.headers),
   });
   const gone = () => context.abort(CALLER_GONE);
   res.once('close', gone);

@@ -110,17 +110,17 @@ function headersOf(init: HeadersInit | undefined): Record<string, string> {
   return out;
 }
 
+/** HTTP/2 headers (either end's) as web Headers, without the pseudo-headers. */
+export function webHeadersOf(raw: http2.IncomingHttpHeaders): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(raw)) if (k[0] !== ':' && v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+  return h;
+}
+
 /** Response headers as web Headers, built only when a caller asks (`onHeader` / `onTrailer`). */
 function lazyHeaders(raw: http2.IncomingHttpHeaders): () => [Headers, Headers] {
   let both: [Headers, Headers] | undefined;
-  return () => {
-    if (!both) {
-      const h = new Headers();
-      for (const [k, v] of Object.entries(raw)) if (!k.startsWith(':') && v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-      both = trailerDemux(h);
-    }
-    return both;
-  };
+  return () => (both ??= trailerDemux(webHeadersOf(raw)));
 }
 
 export function createUnaryTransport(o: UnaryTransportOptions): Transport {
