@@ -130,27 +130,35 @@ async function answer(
       throw ConnectError.from(err, Code.InvalidArgument);
     }
     const output = await invokeUnaryImplementation(spec, context, input, o.interceptors);
-    const headers: http2.OutgoingHttpHeaders = { 'content-type': 'application/proto' };
+    const headers: http2.OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/proto' };
     copyInto(headers, context.responseHeader, '');
     copyInto(headers, context.responseTrailer, 'trailer-');
     res.off('close', gone);
-    if (res.stream.destroyed) return;
-    res.writeHead(200, headers);
-    res.end(toBinary(spec.method.output, output));
+    send(res, headers, toBinary(spec.method.output, output));
   } catch (err) {
     res.off('close', gone);
-    if (res.stream.destroyed) return;
     const ce = ConnectError.from(err);
-    const headers: http2.OutgoingHttpHeaders = { 'content-type': 'application/json' };
+    const headers: http2.OutgoingHttpHeaders = { ':status': codeToHttpStatus(ce.code), 'content-type': 'application/json' };
     copyInto(headers, ce.metadata, '');
     copyInto(headers, context.responseHeader, '');
     copyInto(headers, context.responseTrailer, 'trailer-');
-    res.writeHead(codeToHttpStatus(ce.code), headers);
-    res.end(errorToJsonBytes(ce, {}));
+    send(res, headers, errorToJsonBytes(ce, {}));
   } finally {
     // Ends the call's signal, its deadline timer and its link to the shutdown signal.
     context.abort(CALL_ENDED);
   }
+}
+
+/**
+ * Writes the answer on the stream itself: its one DATA frame then carries END_STREAM. The compatibility API's
+ * `res.end(body)` ends the stream only once the body's write has completed, in an empty DATA frame of its own: one
+ * more write here and one more read (and wake-up) at the caller, every call (strace of the runs service in `reads`).
+ */
+function send(res: http2.Http2ServerResponse, headers: http2.OutgoingHttpHeaders, bytes: Uint8Array): void {
+  const stream = res.stream;
+  if (stream.destroyed) return;
+  stream.respond(headers);
+  stream.end(bytes);
 }
 
 /** Connect's header for the protocol's version: absent is accepted (Connect's handler does not require it either). */

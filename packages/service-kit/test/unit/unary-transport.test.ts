@@ -5,7 +5,7 @@
  * their details and metadata, deadlines, cancellation, size limits, bad bodies, a server that is not there.
  */
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient, type ConnectRouter, type HandlerContext, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
@@ -130,6 +130,45 @@ describe('internal unary calls (the kit client and the fast path)', () => {
     expect(srv.seen.headers[1]!.get('x-request-id')).toBe('own');
     // The call is over: its signal is ended, so nothing stays linked to the server's shutdown signal.
     expect(srv.seen.signals[0]!.aborted).toBe(true);
+  });
+
+  it('answers in one DATA frame that ends the stream (no empty frame after it: one write less, one read less at the caller)', async () => {
+    // A TCP relay records what the server sends, to read it as HTTP/2 frames: 9-byte headers (length, type, flags, stream).
+    const fromServer: Buffer[] = [];
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((down) => {
+      const up = net.connect(Number(new URL(srv.url).port), '127.0.0.1');
+      sockets.add(down).add(up);
+      down.pipe(up);
+      up.on('data', (d: Buffer) => {
+        fromServer.push(d);
+        down.write(d);
+      });
+      down.on('close', () => up.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const viaRelay = client({ baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` });
+      expect(Buffer.from((await viaRelay.listRuns({ projectId: 'bytes:5000' })).runsJson).length).toBe(5000);
+      await expect(viaRelay.listRuns({ projectId: 'not-found' })).rejects.toMatchObject({ code: Code.NotFound });
+      const bytes = Buffer.concat(fromServer);
+      const data: { stream: number; length: number; endStream: boolean }[] = [];
+      for (let at = 0; at + 9 <= bytes.length;) {
+        const length = bytes.readUIntBE(at, 3);
+        if (bytes[at + 3] === 0x0)
+          data.push({ stream: bytes.readUInt32BE(at + 5) & 0x7fffffff, length, endStream: (bytes[at + 4]! & 0x1) === 1 });
+        at += 9 + length;
+      }
+      // The answer (a proto body) and the error (a JSON body): each stream one DATA frame, with its body and END_STREAM.
+      expect(data).toEqual([
+        { stream: 1, length: expect.any(Number), endStream: true },
+        { stream: 3, length: expect.any(Number), endStream: true },
+      ]);
+      expect(data.every((f) => f.length > 0)).toBe(true);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((r) => relay.close(() => r()));
+    }
   });
 
   it("speaks the Connect protocol: Connect's own client is answered by the fast path, gRPC falls through to Connect", async () => {
