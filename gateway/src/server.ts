@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import { connectRedis } from './redis';
 import { Health } from '@assay/proto/grpc/health/v1/health_pb';
 import { createLogger, type Logger } from '@assay/logger';
 import { boundMemory, createMetrics, createRpcClient } from '@assay/service-kit';
@@ -38,15 +38,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   boundMemory();
-  // No offline queue: when Redis is down a command fails at once instead of holding the request.
-  const redis = new Redis(config.REDIS_URL, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
-    lazyConnect: false,
-    // Commands issued in the same tick (rate limits and auth-cache reads of concurrent requests) share one write.
-    enableAutoPipelining: true,
-  });
+  const redis = connectRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.debug({ err: { message: err.message } }, 'redis connection error'));
   const clients = createServiceClients(config);
   const authenticator = new Authenticator(clients.auth, redis, config.AUTH_CACHE_TTL_SECONDS, logger);

@@ -5,10 +5,12 @@
  * ingestion body limit rule, idempotency while in flight, after a crash (lease) and after a 5xx, and which
  * routes are idempotent by default.
  */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../src/redis';
 import { AppError } from '@assay/errors';
+import { issueSecret } from '@assay/contracts/identity/tokens';
 import { createLogger } from '@assay/logger';
 import { startPrivateRedis, testAdmin, testSystem, waitUntil, type PrivateRedis, type Tenant } from '@assay/testkit';
 import { buildApp } from '../src/app';
@@ -48,7 +50,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
   });
   const logger = createLogger('gateway', 'silent');
-  redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
+  redis = connectRedis(config.REDIS_URL);
   redis.on('error', () => undefined);
   await new Promise((resolve) => redis.once('ready', resolve));
   const clients = createServiceClients(config);
@@ -73,6 +75,7 @@ beforeAll(async () => {
       async (_req, reply) => reply.code(201).send({ success: true, data: { n: ++handlerRuns } }),
     );
     scope.get('/api/v1/public/:projectId/probe-pdf', { config: { auth: 'project', rateBucket: 'pdf' } }, async () => ({ success: true }));
+    scope.get('/api/v1/public/:projectId/probe-read', { config: { auth: 'project' } }, async () => ({ success: true }));
     scope.post('/api/v1/ingest/:projectId/probe-upload', { config: { auth: 'project', access: 'ingest' } }, async (req) => ({
       success: true,
       data: { bytes: JSON.stringify(req.body).length },
@@ -217,6 +220,56 @@ describe('extra rate-limit buckets declared by route config', () => {
     expect(limits(read)).toMatchObject({ limit: 100, remaining: 99 });
     const write = await call('POST', `/api/v1/public/${tenant.projectId}/probe-action`, { body: { name: 'w' }, token: tenant.token });
     expect(limits(write)).toMatchObject({ limit: 60, remaining: 59 });
+  });
+});
+
+describe('Redis round trips of an authenticated request', () => {
+  /** Counts the gateway's writes to Redis while `fn` runs (ioredis writes a pipeline, one round trip, at once). */
+  async function redisWrites<T>(fn: () => Promise<T>): Promise<{ result: T; writes: number }> {
+    const socket = (redis as unknown as { stream: Socket }).stream;
+    const write = socket.write;
+    let writes = 0;
+    socket.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+      writes++;
+      return write.apply(this, args);
+    } as Socket['write'];
+    try {
+      return { result: await fn(), writes };
+    } finally {
+      socket.write = write;
+    }
+  }
+
+  it("one, once the token is cached: the per-IP count, the token's counts and the cache read go together", async () => {
+    const tenant = await testAdmin().tenant('owner');
+    const url = `/api/v1/public/${tenant.projectId}/probe-read`;
+    const first = await call('GET', url, { token: tenant.token });
+    expect(first.statusCode).toBe(200);
+    expect(limits(first)).toMatchObject({ limit: 100, remaining: 99 });
+    const { result: second, writes } = await redisWrites(() => call('GET', url, { token: tenant.token }));
+    expect(second.statusCode).toBe(200);
+    expect(limits(second)).toMatchObject({ limit: 100, remaining: 98 });
+    expect(writes).toBe(1);
+    // A route with an extra bucket counts in both, in the same round trip.
+    const pdf = await redisWrites(() => call('GET', `/api/v1/public/${tenant.projectId}/probe-pdf`, { token: tenant.token }));
+    expect(pdf.result.statusCode).toBe(200);
+    expect(limits(pdf.result)).toMatchObject({ limit: 1, remaining: 0 });
+    expect(pdf.writes).toBe(1);
+    const read = await call('GET', url, { token: tenant.token });
+    expect(limits(read)).toMatchObject({ limit: 100, remaining: 96 });
+  });
+
+  it('a token refused by authentication is answered as before, and the same secret keeps one budget', async () => {
+    const tenant = await testAdmin().tenant('owner');
+    const url = `/api/v1/public/${tenant.projectId}/probe-read`;
+    const other = await testAdmin().tenant('owner');
+    // Another token's project: 404 after counting in that token's reads, whose budget then shows it.
+    expect((await call('GET', `/api/v1/public/${other.projectId}/probe-read`, { token: tenant.token })).statusCode).toBe(404);
+    expect(limits(await call('GET', url, { token: tenant.token }))).toMatchObject({ limit: 100, remaining: 98 });
+    // A well-formed token no one holds: 401, without rate-limit headers.
+    const unknown = await call('GET', url, { token: issueSecret().token });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.headers['ratelimit-limit']).toBeUndefined();
   });
 });
 

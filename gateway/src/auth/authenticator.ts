@@ -46,7 +46,7 @@ export interface ProjectAccess {
 export interface Authenticated {
   token: TokenRecord;
   secretHash: Buffer;
-  /** Whose requests share the per-token rate limits: the token, or for a web app session the user. */
+  /** Whose requests share the per-token rate limits: the token (by its secret's hash), or for a web app session the user. */
   rateKey: string;
   /** Set for a web app session (cookie), unset for a token. */
   session?: { id: string; userName: string; userEmail: string };
@@ -73,6 +73,19 @@ const ROLES: Partial<Record<RoleEnum, Role>> = {
 };
 
 const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
+
+/**
+ * The per-token rate limits' key of a token (bearer or upload key): its secret's hash, which the request itself
+ * gives, so the token's count can go out before the token is read, in authentication's Redis round trip.
+ */
+const secretRateKey = (secretHash: Buffer) => `t:${secretHash.toString('hex')}`;
+
+/** The rate key (`Authenticated.rateKey`) of a well-formed bearer token in an Authorization header, or undefined. */
+export function bearerRateKey(authorization: string | undefined): string | undefined {
+  const token = bearerToken(authorization);
+  const secret = token ? parseToken(token) : undefined;
+  return secret ? secretRateKey(hashSecret(secret)) : undefined;
+}
 /** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
 const NO_TOKEN = '-';
 
@@ -148,7 +161,12 @@ export class Authenticator {
     if (token.revoked) throw new AppError('TOKEN_REVOKED');
     if (token.expiresAt && new Date(token.expiresAt).getTime() <= this.now().getTime()) throw new AppError('TOKEN_EXPIRED');
     const access = projectId ? (hits?.get(`p:${projectId}`) as ProjectAccess | null | undefined) : undefined;
-    return { token, secretHash, rateKey: token.id, ...(access !== undefined && { prefetched: { projectId: projectId!, access } }) };
+    return {
+      token,
+      secretHash,
+      rateKey: secretRateKey(secretHash),
+      ...(access !== undefined && { prefetched: { projectId: projectId!, access } }),
+    };
   }
 
   /**

@@ -9,7 +9,7 @@ import type { DescService } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createClient, createRouterTransport, type Client, type ServiceImpl } from '@connectrpc/connect';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
+import { connectRedis } from '../../src/redis';
 import { createLogger } from '@assay/logger';
 import { AccountService, AuthService, Role, TokenType } from '@assay/proto/assay/identity/v1/identity_pb';
 import { AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
@@ -149,7 +149,7 @@ export async function gatewayHarness(stubs: Stubs = {}, env: Record<string, stri
     ...env,
   });
   const logger = createLogger('gateway', 'silent');
-  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
+  const redis = connectRedis(redisUrl);
   redis.on('error', () => undefined);
   await new Promise((resolve) => redis.once('ready', resolve));
   const auth = recording(AuthService, { ...identity.impl, ...stubs.auth }, []);

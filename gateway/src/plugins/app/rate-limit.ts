@@ -13,12 +13,17 @@
  *     are not counted again (routes/mcp.ts). The client IP is the socket address, or the X-Forwarded-For
  *     entry added by the last of TRUSTED_PROXY_HOPS trusted proxies (Fastify `trustProxy`, see app.ts).
  *   - `tokenRateLimit` (onRequest, AFTER auth): an authenticated request counts once in each of its buckets,
- *     keyed by token id: `reads` (GET/HEAD) or `writes` (other methods), plus the route's extra bucket
- *     (`config.rateBucket`: `manualRunCreate`, `pdf`). Ingestion routes (`rateBucket: 'ingest'`) count in the
- *     `ingest` bucket INSTEAD of reads/writes. The answer (success or error) carries `RateLimit-Limit`,
- *     `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the most constraining bucket: the one with the
- *     fewest requests left (ties: the later reset). Over any bucket → 429 RATE_LIMIT_EXCEEDED with
- *     `Retry-After` (whole seconds until the exhausted bucket resets) and `RateLimit-Remaining: 0`.
+ *     keyed by the token (its secret's hash; a web app session by its user): `reads` (GET/HEAD) or `writes` (other
+ *     methods), plus the route's extra bucket (`config.rateBucket`: `manualRunCreate`, `pdf`). Ingestion routes
+ *     (`rateBucket: 'ingest'`) count in the `ingest` bucket INSTEAD of reads/writes. The answer (success or error)
+ *     carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the most constraining
+ *     bucket: the one with the fewest requests left (ties: the later reset). Over any bucket → 429
+ *     RATE_LIMIT_EXCEEDED with `Retry-After` (whole seconds until the exhausted bucket resets) and
+ *     `RateLimit-Remaining: 0`.
+ *     A bearer token's counts go out with the per-IP one (`request.tokenCount`), keyed by the hash of the secret
+ *     the header holds: the key needs no Redis read, so an authenticated request makes one Redis round trip, not
+ *     two. This hook applies them once authentication has accepted that token; a request it refuses (401) counted
+ *     in its secret's buckets, which only that secret's holder could use.
  * Requests over a limit still count (a fixed-window counter); the window is never extended by them.
  *
  * Redis unreachable → 503 SERVICE_UNAVAILABLE with `Retry-After`: traffic is never let through unlimited.
@@ -31,6 +36,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@assay/errors';
 import type { RateLimits } from '../../config';
 import { isMcpToolCall } from '../../routes/mcp';
+import { bearerRateKey } from '../../auth/authenticator';
 
 export const RATE_WINDOW_SECONDS = 60;
 export type Bucket = keyof RateLimits;
@@ -39,6 +45,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The per-IP count in flight: resolves to its refusal (429, or 503 when Redis failed), or undefined. */
     ipLimit?: Promise<AppError | undefined>;
+    /** The bearer token's counts, sent with the per-IP one: their key, and their states or the error (503). */
+    tokenCount?: { key: string; counted: Promise<BucketState[] | AppError> };
   }
   interface FastifyContextConfig {
     /**
@@ -153,15 +161,31 @@ export const ipRateLimit = fp(
       if (request.routeOptions.config.rateLimit === false || !LIMITED.test(request.url)) return done();
       // An MCP tool's API call: its /mcp request already counted for this address (routes/mcp.ts).
       if (isMcpToolCall(request)) return done();
-      request.ipLimit = opts.policy.consume('ip', clientIp(request)).then(
-        (s) => (s.exceeded ? tooMany('Too many requests from this address', s.resetSeconds) : undefined),
-        (err: unknown) => (err instanceof AppError ? err : new AppError('INTERNAL_ERROR', undefined, { cause: err })),
-      );
+      request.ipLimit = opts.policy
+        .consume('ip', clientIp(request))
+        .then((s) => (s.exceeded ? tooMany('Too many requests from this address', s.resetSeconds) : undefined), asAppError);
+      const key = countsBearerToken(request) ? bearerRateKey(request.headers.authorization) : undefined;
+      if (key) request.tokenCount = { key, counted: countIn(opts.policy, request, key).catch(asAppError) };
       done();
     });
   },
   { name: 'ip-rate-limit', dependencies: ['errors'] },
 );
+
+const asAppError = (err: unknown) => (err instanceof AppError ? err : new AppError('INTERNAL_ERROR', undefined, { cause: err }));
+
+/** Counts one request in each of its token buckets (`bucketsOf`) for `key`. */
+const countIn = (policy: RateLimitPolicy, request: FastifyRequest, key: string) =>
+  Promise.all(bucketsOf(request.method, request.routeOptions.config.rateBucket).map((b) => policy.consume(b, key)));
+
+/**
+ * Whether authentication will take the request's Authorization header as a bearer token and `tokenRateLimit` will
+ * count it (auth.ts: a `project` or `token` route with the header set; not a 404, not a route limited per IP only).
+ */
+function countsBearerToken(request: FastifyRequest): boolean {
+  const { auth, rateLimit } = request.routeOptions.config;
+  return (auth === 'project' || auth === 'token') && rateLimit !== 'ip' && request.headers.authorization !== undefined && !request.is404;
+}
 
 /** Applies the request's per-IP count (sent by `ipRateLimit`): throws its 429 or 503. Once per request. */
 export async function enforceIpLimit(request: FastifyRequest): Promise<void> {
@@ -180,8 +204,10 @@ export const tokenRateLimit = fp(
       const auth = request.auth;
       const config = request.routeOptions.config.rateLimit;
       if (!auth || config === false || config === 'ip') return;
-      const buckets = bucketsOf(request.method, request.routeOptions.config.rateBucket);
-      const states = await Promise.all(buckets.map((b) => opts.policy.consume(b, auth.rateKey)));
+      const early = request.tokenCount;
+      request.tokenCount = undefined;
+      const states = early?.key === auth.rateKey ? await early.counted : await countIn(opts.policy, request, auth.rateKey);
+      if (states instanceof AppError) throw states;
       const exceeded = states.filter((s) => s.exceeded);
       if (exceeded.length > 0) {
         const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
