@@ -115,6 +115,8 @@ export default fp(
         return;
       }
       const cookie = request.cookies[SESSION_COOKIE];
+      // A `project` or `token` route with an Authorization header is always the bearer token's: the per-token rate
+      // limit counts that token before this hook runs (`countsBearerToken` in rate-limit.ts) and relies on it.
       if (mode === 'session' || (request.headers.authorization === undefined && cookie !== undefined)) {
         request.auth = { ...(await authenticator.authenticateSession(cookie)) };
         if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== '1') {
