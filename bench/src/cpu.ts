@@ -77,6 +77,39 @@ export function redisGroup(port: number): CpuGroup {
   return pidGroup('redis', redis?.pid);
 }
 
+/** A process's context switches so far: voluntary (it waited: each a sleep and a wake-up) and involuntary (preempted). */
+function switches(pid: number): { voluntary: number; involuntary: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { voluntary: field('voluntary_ctxt_switches'), involuntary: field('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+}
+
+/**
+ * Starts counting; the returned function gives each group's context switches since (`cpuMeter`'s rules for who is
+ * in a group). On this 2-core machine every message between two processes of a request's path costs a sleep and a
+ * wake-up at its receiver: the count says how many a request costs, beside what its CPU costs.
+ */
+export function switchMeter(groups: CpuGroup[]): () => Record<string, { voluntary: number; involuntary: number }> {
+  const start = new Map<number, { voluntary: number; involuntary: number }>();
+  for (const g of groups) for (const pid of g.pids()) start.set(pid, switches(pid));
+  return () =>
+    Object.fromEntries(
+      groups.map((g) => {
+        const sum = { voluntary: 0, involuntary: 0 };
+        for (const pid of g.pids()) {
+          const [now, then] = [switches(pid), start.get(pid) ?? { voluntary: 0, involuntary: 0 }];
+          sum.voluntary += now.voluntary - then.voluntary;
+          sum.involuntary += now.involuntary - then.involuntary;
+        }
+        return [g.name, sum];
+      }),
+    );
+}
+
 /**
  * Starts counting; the returned function gives each group's CPU milliseconds since. The processes known at the start
  * are read before the groups are looked up again: that lookup (a scan of /proc for Postgres' backends) is this

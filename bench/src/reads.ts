@@ -25,7 +25,7 @@ import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsAdminService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { Admin, Api, NODE_FLAGS, type Tenant } from '@assay/testkit';
 import { report, testDefs } from './analytics';
-import { cpuMeter, pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
+import { cpuMeter, pidGroup, postgresGroup, redisGroup, switchMeter, type CpuGroup } from './cpu';
 import { benchSystem, percentile, type BenchSystem } from './lib';
 import { addFigure, times } from './summary';
 
@@ -36,6 +36,8 @@ interface Figures {
   errors: number;
   /** CPU milliseconds per request of each process group (cpu.ts). */
   cpu: Record<string, number>;
+  /** Context switches per request of each process group: voluntary (a sleep and a wake-up) and involuntary. */
+  switches: Record<string, { voluntary: number; involuntary: number }>;
 }
 
 interface Target {
@@ -53,10 +55,12 @@ interface Stretch {
   latencies: number[];
   /** CPU milliseconds of each process group over the stretch (cpu.ts). */
   cpuMs: Record<string, number>;
+  switches: Record<string, { voluntary: number; involuntary: number }>;
 }
 
 async function stretch(target: Target, connections: number, seconds: number): Promise<Stretch> {
   const meter = cpuMeter(target.cpu);
+  const switched = switchMeter(target.cpu);
   // Without a callback autocannon answers its instance, made thenable (its types say only the promise).
   const running = autocannon({
     url: target.url,
@@ -71,7 +75,14 @@ async function stretch(target: Target, connections: number, seconds: number): Pr
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const r = await running;
-  return { requests: r.requests.total, seconds: r.duration, errors: r.errors + r.timeouts + r.non2xx, latencies, cpuMs: meter() };
+  return {
+    requests: r.requests.total,
+    seconds: r.duration,
+    errors: r.errors + r.timeouts + r.non2xx,
+    latencies,
+    cpuMs: meter(),
+    switches: switched(),
+  };
 }
 
 function figuresOf(stretches: Stretch[]): Figures {
@@ -81,6 +92,13 @@ function figuresOf(stretches: Stretch[]): Figures {
   );
   const cpu: Record<string, number> = {};
   for (const s of stretches) for (const [k, ms] of Object.entries(s.cpuMs)) cpu[k] = (cpu[k] ?? 0) + ms / n;
+  const switches: Figures['switches'] = {};
+  for (const s of stretches)
+    for (const [k, c] of Object.entries(s.switches)) {
+      const into = (switches[k] ??= { voluntary: 0, involuntary: 0 });
+      into.voluntary += c.voluntary / n;
+      into.involuntary += c.involuntary / n;
+    }
   const latencies = stretches.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const at = (p: number) => Math.round(percentile(latencies, p) * 100) / 100;
   return {
@@ -89,6 +107,7 @@ function figuresOf(stretches: Stretch[]): Figures {
     p99: at(99),
     errors: stretches.reduce((a, s) => a + s.errors, 0),
     cpu,
+    switches,
   };
 }
 
@@ -112,6 +131,12 @@ async function compare(base: Target, assay: Target, connections: number, seconds
 }
 
 const cpuTotal = (f: Figures) => Object.values(f.cpu).reduce((a, b) => a + b, 0);
+/** Per process: voluntary + involuntary context switches a request; then their sum over the path. */
+const switchParts = (f: Figures) => {
+  const all = Object.entries(f.switches);
+  const sum = all.reduce((a, [, c]) => a + c.voluntary + c.involuntary, 0);
+  return `${all.map(([k, c]) => `${k} ${c.voluntary.toFixed(1)}+${c.involuntary.toFixed(1)}`).join(', ')} = ${sum.toFixed(1)}`;
+};
 const cpuParts = (f: Figures) =>
   Object.entries(f.cpu)
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
@@ -318,6 +343,7 @@ async function measure(
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   const parts: string[] = [];
+  const switchLines: string[] = [];
   const short: string[] = [];
   for (const c of [16, 50]) {
     const { bf, af } = await compare(base, assay, c, seconds);
@@ -327,6 +353,7 @@ async function measure(
         (af.errors + bf.errors > 0 ? ` errors ${af.errors}/${bf.errors}` : ''),
     );
     parts.push(`${c} connections: Assay ${cpuParts(af)}; baseline ${cpuParts(bf)}`);
+    switchLines.push(`${c} connections: Assay ${switchParts(af)}; baseline ${switchParts(bf)}`);
     addFigure({
       bench: 'reads',
       figure: `${e.key}, ${c} connections: req/s (p99)`,
@@ -345,6 +372,7 @@ async function measure(
     `| 1 (p50) | ${a1.p50} ms | ${b1.p50} ms | ${ratio(a1.p50, b1.p50)} | | | | ${cpuTotal(a1).toFixed(2)} | ${cpuTotal(b1).toFixed(2)} | ${ratio(cpuTotal(b1), cpuTotal(a1))} |`,
   );
   parts.push(`1 connection: Assay ${cpuParts(a1)}; baseline ${cpuParts(b1)}`);
+  switchLines.push(`1 connection: Assay ${switchParts(a1)}; baseline ${switchParts(b1)}`);
   addFigure({
     bench: 'reads',
     figure: `${e.key}, 1 connection: p50`,
@@ -355,6 +383,7 @@ async function measure(
     met: a1.p50 <= 2 * b1.p50,
   });
   console.log(`CPU ms/request by process: ${parts.join(' | ')}`);
+  console.log(`context switches/request by process, voluntary+involuntary: ${switchLines.join(' | ')}`);
   return `${e.key}: ${short.join('; ')}; p50 at 1: ${a1.p50} vs ${b1.p50} ms`;
 }
 

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
 import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
-import { cpuMeter, pidGroup, postgresGroup, type CpuGroup } from './cpu';
+import { cpuMeter, pidGroup, postgresGroup, switchMeter, type CpuGroup } from './cpu';
 import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
 
@@ -87,6 +87,8 @@ interface Summary {
   firsts: number[];
   /** CPU milliseconds per process group over the measured rounds. */
   cpu: Record<string, number>;
+  /** Context switches (voluntary + involuntary) per process group over the measured rounds. */
+  switches: Record<string, number>;
 }
 
 const describe = (s: Summary) => {
@@ -192,16 +194,18 @@ export async function run(): Promise<void> {
       receiversCpu,
     ];
     const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), receiversCpu];
-    const assay: Summary = { rates: [], all: [], firsts: [], cpu: {} };
-    const base: Summary = { rates: [], all: [], firsts: [], cpu: {} };
+    const assay: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
+    const base: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
     for (let round = 1; round <= rounds; round++) {
       for (const [name, go, into, groups] of [
         ['Assay   ', assayRound, assay, assayCpu],
         ['baseline', baselineRound, base, baseCpu],
       ] as const) {
         const cpu = cpuMeter(groups);
+        const switched = switchMeter(groups);
         const r = await go();
         for (const [k, v] of Object.entries(cpu())) into.cpu[k] = (into.cpu[k] ?? 0) + v;
+        for (const [k, c] of Object.entries(switched())) into.switches[k] = (into.switches[k] ?? 0) + c.voluntary + c.involuntary;
         checkSigned(r.received, secretOf, name.trim());
         into.rates.push(r.rate);
         into.all.push(...r.latencies);
@@ -217,6 +221,10 @@ export async function run(): Promise<void> {
     const perDelivery = (s: Summary) =>
       Object.entries(s.cpu)
         .map(([k, v]) => `${k} ${(v / (rounds * subscriptions)).toFixed(2)}`)
+        .join(', ') +
+      '; context switches per delivery: ' +
+      Object.entries(s.switches)
+        .map(([k, v]) => `${k} ${(v / (rounds * subscriptions)).toFixed(1)}`)
         .join(', ');
     console.log(`  Assay    (run finish → receipt, ${rounds} rounds): ${a.text}; CPU ms per delivery: ${perDelivery(assay)}`);
     console.log(`  baseline (loop start → receipt, ${rounds} rounds): ${b.text}; CPU ms per delivery: ${perDelivery(base)}`);
