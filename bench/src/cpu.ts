@@ -77,7 +77,10 @@ export function redisGroup(port: number): CpuGroup {
   return pidGroup('redis', redis?.pid);
 }
 
-/** A process's context switches so far: voluntary (it waited: each a sleep and a wake-up) and involuntary (preempted). */
+/**
+ * A process's context switches so far, those of its main thread (the event loop's; `/proc/<pid>/status`): voluntary
+ * (it waited: each a sleep and a wake-up) and involuntary (preempted).
+ */
 function switches(pid: number): { voluntary: number; involuntary: number } {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -90,8 +93,9 @@ function switches(pid: number): { voluntary: number; involuntary: number } {
 
 /**
  * Starts counting; the returned function gives each group's context switches since (`cpuMeter`'s rules for who is
- * in a group). On this 2-core machine every message between two processes of a request's path costs a sleep and a
- * wake-up at its receiver: the count says how many a request costs, beside what its CPU costs.
+ * in a group). A message to a process that sleeps waiting for it costs that process a wake-up, and a busy process
+ * that another one's wake-up displaces is preempted: the counts say how often that happens a request, beside what
+ * its CPU costs.
  */
 export function switchMeter(groups: CpuGroup[]): () => Record<string, { voluntary: number; involuntary: number }> {
   const start = new Map<number, { voluntary: number; involuntary: number }>();
