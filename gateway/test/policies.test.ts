@@ -271,6 +271,18 @@ describe('Redis round trips of an authenticated request', () => {
     expect(unknown.statusCode).toBe(401);
     expect(unknown.headers['ratelimit-limit']).toBeUndefined();
   });
+
+  it('a bearer token sent with a session cookie is the one authenticated and counted, once, in the same round trip', async () => {
+    const tenant = await testAdmin().tenant('owner');
+    const url = `/api/v1/public/${tenant.projectId}/probe-read`;
+    // A well-formed cookie no session holds: were the cookie the credential, the answer would be 401.
+    const cookie = `assay_session=${'A'.repeat(43)}`;
+    expect(limits(await call('GET', url, { token: tenant.token, headers: { cookie } }))).toMatchObject({ remaining: 99 });
+    const { result, writes } = await redisWrites(() => call('GET', url, { token: tenant.token, headers: { cookie } }));
+    expect(result.statusCode).toBe(200);
+    expect(limits(result)).toMatchObject({ limit: 100, remaining: 98 });
+    expect(writes).toBe(1);
+  });
 });
 
 describe('body limits', () => {

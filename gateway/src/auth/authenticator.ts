@@ -80,11 +80,17 @@ const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
  */
 const secretRateKey = (secretHash: Buffer) => `t:${secretHash.toString('hex')}`;
 
-/** The rate key (`Authenticated.rateKey`) of a well-formed bearer token in an Authorization header, or undefined. */
-export function bearerRateKey(authorization: string | undefined): string | undefined {
+/** The SHA-256 of the secret of a well-formed bearer token in an Authorization header, or undefined. */
+function bearerSecretHash(authorization: string | undefined): Buffer | undefined {
   const token = bearerToken(authorization);
   const secret = token ? parseToken(token) : undefined;
-  return secret ? secretRateKey(hashSecret(secret)) : undefined;
+  return secret ? hashSecret(secret) : undefined;
+}
+
+/** The rate key (`Authenticated.rateKey`) of a well-formed bearer token in an Authorization header, or undefined. */
+export function bearerRateKey(authorization: string | undefined): string | undefined {
+  const hash = bearerSecretHash(authorization);
+  return hash ? secretRateKey(hash) : undefined;
 }
 /** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
 const NO_TOKEN = '-';
@@ -122,23 +128,21 @@ export class Authenticator {
    * `projectId`, the cached access to it is read in the same round trips (`projectAccess` then reuses it).
    */
   async authenticateBearer(authorization: string | undefined, projectId?: string): Promise<Authenticated> {
-    const token = bearerToken(authorization);
-    const secret = token ? parseToken(token) : undefined;
-    if (!secret) throw new AppError('UNAUTHORIZED');
-    return this.authenticateSecret(secret, projectId);
+    const secretHash = bearerSecretHash(authorization);
+    if (!secretHash) throw new AppError('UNAUTHORIZED');
+    return this.authenticateSecret(secretHash, projectId);
   }
 
   /** Compatibility upload key (`X-API-Key: trx_production_<hex>`) → token record; api keys only. */
   async authenticateUploadKey(key: string | undefined): Promise<Authenticated> {
     const secret = key ? parseUploadKey(key) : undefined;
     if (!secret) throw new AppError('UNAUTHORIZED');
-    const auth = await this.authenticateSecret(secret);
+    const auth = await this.authenticateSecret(hashSecret(secret));
     if (auth.token.type !== 'api_key') throw new AppError('UNAUTHORIZED');
     return auth;
   }
 
-  private async authenticateSecret(secret: string, projectId?: string): Promise<Authenticated> {
-    const secretHash = hashSecret(secret);
+  private async authenticateSecret(secretHash: Buffer, projectId?: string): Promise<Authenticated> {
     // Redis failing here is handled (and logged) by `cached`, which reads again.
     const hits = projectId ? await this.readCache<unknown>(secretHash, [`p:${projectId}`, 't']).catch(() => undefined) : undefined;
     const token = await this.cached(secretHash, 't', hits, async () => {

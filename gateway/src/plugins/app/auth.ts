@@ -16,6 +16,7 @@ import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
 import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
+import { credentialOf, SESSION_COOKIE } from '../../auth/credential';
 import { enforceIpLimit } from './rate-limit';
 
 /**
@@ -31,7 +32,7 @@ import { enforceIpLimit } from './rate-limit';
  */
 export type AuthMode = 'none' | 'token' | 'project' | 'session' | 'upload-key';
 
-export const SESSION_COOKIE = 'assay_session';
+export { SESSION_COOKIE };
 export const CSRF_HEADER = 'x-assay-csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export type Access = 'read' | 'write' | 'webhook-admin' | 'ingest';
@@ -107,25 +108,22 @@ export default fp(
     });
 
     async function authenticate(request: FastifyRequest): Promise<void> {
-      const mode = request.routeOptions.config.auth ?? 'none';
-      if (mode === 'none' || request.is404) return;
-      if (mode === 'upload-key') {
+      const credential = credentialOf(request);
+      if (credential === 'none') return;
+      if (credential === 'upload-key') {
         const key = request.headers['x-api-key'];
         request.auth = { ...(await authenticator.authenticateUploadKey(Array.isArray(key) ? key[0] : key)) };
         return;
       }
-      const cookie = request.cookies[SESSION_COOKIE];
-      // A `project` or `token` route with an Authorization header is always the bearer token's: the per-token rate
-      // limit counts that token before this hook runs (`countsBearerToken` in rate-limit.ts) and relies on it.
-      if (mode === 'session' || (request.headers.authorization === undefined && cookie !== undefined)) {
-        request.auth = { ...(await authenticator.authenticateSession(cookie)) };
+      if (credential === 'session') {
+        request.auth = { ...(await authenticator.authenticateSession(request.cookies[SESSION_COOKIE])) };
         if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== '1') {
           throw new AppError('FORBIDDEN', 'A request signed in with the session cookie must carry the X-Assay-CSRF: 1 header');
         }
         return;
       }
       // A project route's access is read from the auth cache together with the token (authorizePlugin uses it).
-      const projectId = mode === 'project' ? pathProjectId(request.params) : '';
+      const projectId = request.routeOptions.config.auth === 'project' ? pathProjectId(request.params) : '';
       request.auth = {
         ...(await authenticator.authenticateBearer(request.headers.authorization, ID_PATTERN.test(projectId) ? projectId : undefined)),
       };

@@ -37,6 +37,7 @@ import { AppError } from '@assay/errors';
 import type { RateLimits } from '../../config';
 import { isMcpToolCall } from '../../routes/mcp';
 import { bearerRateKey } from '../../auth/authenticator';
+import { credentialOf } from '../../auth/credential';
 
 export const RATE_WINDOW_SECONDS = 60;
 export type Bucket = keyof RateLimits;
@@ -178,13 +179,11 @@ const asAppError = (err: unknown) => (err instanceof AppError ? err : new AppErr
 const countIn = (policy: RateLimitPolicy, request: FastifyRequest, key: string) =>
   Promise.all(bucketsOf(request.method, request.routeOptions.config.rateBucket).map((b) => policy.consume(b, key)));
 
-/**
- * Whether authentication will take the request's Authorization header as a bearer token and `tokenRateLimit` will
- * count it (auth.ts: a `project` or `token` route with the header set; not a 404, not a route limited per IP only).
- */
+/** Whether authentication will take the request's Authorization header as a bearer token, and `tokenRateLimit` count it. */
 function countsBearerToken(request: FastifyRequest): boolean {
-  const { auth, rateLimit } = request.routeOptions.config;
-  return (auth === 'project' || auth === 'token') && rateLimit !== 'ip' && request.headers.authorization !== undefined && !request.is404;
+  return (
+    credentialOf(request) === 'bearer' && request.headers.authorization !== undefined && request.routeOptions.config.rateLimit !== 'ip'
+  );
 }
 
 /** Applies the request's per-IP count (sent by `ipRateLimit`): throws its 429 or 503. Once per request. */
