@@ -72,6 +72,15 @@ export function postgresGroup(port: number): CpuGroup {
   };
 }
 
+/**
+ * The Kafka broker scripts/infra started for the data directory `dataDir` (its JVM's command line carries the tag
+ * kafka.sh finds it by). All its threads count; its context switches are those of a main thread that only waits.
+ */
+export function kafkaGroup(dataDir: string | undefined): CpuGroup {
+  const tag = `-Dassay.infra.dir=${dataDir} kafka.Kafka`;
+  return pidGroup('kafka', dataDir ? processes().find((p) => p.args.includes(tag))?.pid : undefined);
+}
+
 export function redisGroup(port: number): CpuGroup {
   const redis = processes().find((p) => p.args.startsWith('redis-server') && p.args.includes(`:${port}`));
   return pidGroup('redis', redis?.pid);

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
 import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
-import { cpuMeter, pidGroup, postgresGroup, switchMeter, type CpuGroup } from './cpu';
+import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, switchMeter, type CpuGroup } from './cpu';
 import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
 
@@ -187,11 +187,17 @@ export async function run(): Promise<void> {
     );
 
     // CPU per delivery, so that a change's cost can be told from the machine's load. The receivers run in this process.
+    // The broker, and the analytics consumer (which asks runs for each finished run's results), act on the same
+    // events on the same cores as the fan-out.
     const receiversCpu = pidGroup('receivers', process.pid);
+    const pidOf = (name: string) => bench.system.processes.get(name)!.child.pid;
     const assayCpu: CpuGroup[] = [
-      pidGroup('webhooks', bench.system.processes.get('webhooks')!.child.pid),
+      pidGroup('webhooks', pidOf('webhooks')),
       postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
       receiversCpu,
+      kafkaGroup(bench.infra.scriptEnv?.ASSAY_DATA_DIR),
+      pidGroup('analytics', pidOf('analytics')),
+      pidGroup('runs', pidOf('runs')),
     ];
     const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), receiversCpu];
     const assay: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
@@ -202,7 +208,7 @@ export async function run(): Promise<void> {
         ['baseline', baselineRound, base, baseCpu],
       ] as const) {
         const cpu = cpuMeter(groups);
-        const switched = switchMeter(groups);
+        const switched = switchMeter(groups.filter((g) => g.name !== 'kafka'));
         const r = await go();
         for (const [k, v] of Object.entries(cpu())) into.cpu[k] = (into.cpu[k] ?? 0) + v;
         for (const [k, c] of Object.entries(switched())) into.switches[k] = (into.switches[k] ?? 0) + c.voluntary + c.involuntary;
@@ -222,6 +228,7 @@ export async function run(): Promise<void> {
       Object.entries(s.cpu)
         .map(([k, v]) => `${k} ${(v / (rounds * subscriptions)).toFixed(2)}`)
         .join(', ') +
+      ` (all ${(Object.values(s.cpu).reduce((x, y) => x + y, 0) / (rounds * subscriptions)).toFixed(2)})` +
       '; context switches per delivery: ' +
       Object.entries(s.switches)
         .map(([k, v]) => `${k} ${(v / (rounds * subscriptions)).toFixed(1)}`)
