@@ -198,7 +198,7 @@ export async function run(): Promise<void> {
       kafkaGroup(bench.infra.scriptEnv?.ASSAY_DATA_DIR),
       pidGroup('analytics', pidOf('analytics')),
       pidGroup('runs', pidOf('runs')),
-    ];
+    ].filter((g) => g.pids().length > 0); // no broker of its own (infrastructure in containers)
     const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), receiversCpu];
     const assay: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
     const base: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
