@@ -32,7 +32,6 @@ import { enforceIpLimit } from './rate-limit';
  */
 export type AuthMode = 'none' | 'token' | 'project' | 'session' | 'upload-key';
 
-export { SESSION_COOKIE };
 export const CSRF_HEADER = 'x-assay-csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export type Access = 'read' | 'write' | 'webhook-admin' | 'ingest';

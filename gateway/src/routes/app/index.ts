@@ -28,7 +28,7 @@ import {
 } from '@assay/contracts/identity/app';
 import type { SignedIn } from '@assay/proto/assay/identity/v1/identity_pb';
 import { documentErrorResponses } from '../../plugins/app/error-responses';
-import { SESSION_COOKIE } from '../../plugins/app/auth';
+import { SESSION_COOKIE } from '../../auth/credential';
 import { clientIp } from '../../plugins/app/rate-limit';
 import { typed } from '../typed';
 import appRunRoutes from './runs';
