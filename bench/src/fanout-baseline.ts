@@ -1,25 +1,18 @@
 /**
  * The bare loop of the webhook-fanout benchmark (bench/src/webhook-fanout.ts), in a process of its own as the
- * webhooks service is: it POSTs the bodies Assay delivered, signed afresh per request with the spec §6 scheme
- * (`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the subscription's
- * secret), with the same headers, to the same receivers, with the same concurrency, through an undici Agent
- * with the sender's very settings (`agentOptions` of services/webhooks: keep-alive connections per origin,
+ * webhooks service is: it POSTs the bodies Assay delivered, signed afresh per request as the dispatcher signs
+ * them (fanout-post.ts), to the same receivers, with the same concurrency, through an undici Agent with the
+ * sender's very settings (`agentOptions` of services/webhooks: keep-alive connections per origin,
  * timeouts), the answer drained and never read. No database, no broker, no decryption: what Assay spends above
  * it is the architecture's cost.
  *
  * Driven over IPC by the benchmark: `{ setup }` once, then `{ round }` → `{ done, t0, errors }`.
  */
-import { createHmac } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { agentOptions } from '@assay/webhooks/dist/domain/sender';
+import { signedPost, type SignedPost } from './fanout-post';
 
-export interface BaselineTarget {
-  url: string;
-  secret: string;
-  body: string;
-  event: string;
-  deliveryId: string;
-}
+export type BaselineTarget = SignedPost;
 
 export type BaselineRequest =
   { setup: { targets: BaselineTarget[]; concurrency: number; timeoutMs: number; connections: number } } | { round: number };
@@ -36,25 +29,7 @@ let concurrency = 1;
 let timeoutMs = 10000;
 let agent: Agent | undefined;
 
-async function post(t: BaselineTarget): Promise<boolean> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', t.secret).update(`${timestamp}.`).update(t.body).digest('hex');
-  const res = await request(t.url, {
-    method: 'POST',
-    dispatcher: agent,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'Assay-Webhooks/1.0',
-      'x-service-signature': `t=${timestamp},v1=${signature}`,
-      'x-service-event': t.event,
-      'x-service-delivery': t.deliveryId,
-    },
-    body: t.body,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-  return res.statusCode >= 200 && res.statusCode < 300;
-}
+const post = (t: BaselineTarget) => signedPost(agent!, t, timeoutMs);
 
 async function round(): Promise<BaselineAnswer> {
   const t0 = Date.now();

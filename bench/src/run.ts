@@ -1,6 +1,7 @@
 /** `node bench/dist/run.js [name…]`: runs the named benchmarks (default: all) one after another. */
 import * as analytics from './analytics';
 import * as artifactMemory from './artifact-memory';
+import * as fanoutFloor from './fanout-floor';
 import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
@@ -14,6 +15,7 @@ import * as webhookFanout from './webhook-fanout';
 const benchmarks: Record<string, { run(): Promise<void> }> = {
   analytics,
   'artifact-memory': artifactMemory,
+  'fanout-floor': fanoutFloor,
   'gateway-auth': gatewayAuth,
   ingestion,
   'ingest-memory': ingestMemory,

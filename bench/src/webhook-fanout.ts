@@ -29,17 +29,17 @@ import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
 
 /** The dispatcher's defaults (services/webhooks: WEBHOOK_TIMEOUT_MS, the sender's connections per origin). */
-const TIMEOUT_MS = 10000;
-const CONNECTIONS_PER_ORIGIN = 16;
+export const TIMEOUT_MS = 10000;
+export const CONNECTIONS_PER_ORIGIN = 16;
 
-interface Round {
+export interface Round {
   latencies: number[];
   rate: number;
   received: ReceivedWebhook[];
 }
 
 /** Waits for `expected` new receipts (subscription i is on receiver i % receivers.length), timed from the t0 `start` gives. */
-async function measure(receivers: WebhookReceiver[], expected: number, start: () => Promise<number>, what: string): Promise<Round> {
+export async function measure(receivers: WebhookReceiver[], expected: number, start: () => Promise<number>, what: string): Promise<Round> {
   const before = receivers.map((r) => r.received.length);
   const share = (k: number) => Math.floor(expected / receivers.length) + (k < expected % receivers.length ? 1 : 0);
   const waiting = Promise.all(receivers.map((r, k) => r.waitFor(() => r.received.length - before[k]! >= share(k), 120000, what)));
@@ -50,7 +50,7 @@ async function measure(receivers: WebhookReceiver[], expected: number, start: ()
 }
 
 /** Every receipt carries a valid spec §6 signature of its body with its subscription's secret. */
-function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, string>, who: string): void {
+export function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, string>, who: string): void {
   for (const r of received) {
     const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(r.headers['x-service-signature']));
     const secret = secretOf.get(r.path);
@@ -60,7 +60,7 @@ function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, string>,
   }
 }
 
-function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Promise<BaselineAnswer> } {
+export function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Promise<BaselineAnswer> } {
   const child = fork(path.join(__dirname, 'fanout-baseline.js'), [], {
     execArgv: process.env.BENCH_CPU_PROF
       ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'baseline')}`]

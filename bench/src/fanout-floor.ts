@@ -1,0 +1,200 @@
+/**
+ * The fan-out's floor: how close to the bare loop any pipeline fed by Kafka can come on this machine, to tell
+ * what webhook-fanout's goal (≥ 0.5× the bare loop's deliveries/s) asks of a design from what it asks of Assay's
+ * code. Only the infrastructure runs (Postgres, Redis, Kafka), no Assay service.
+ *
+ * In each round, in turn, with webhook-fanout's subscriptions, receivers, concurrency, signing and measure:
+ * - the bare loop (fanout-baseline.ts): POSTs from the start of its loop to each receipt;
+ * - the floor without storage (fanout-floor-worker.ts, `kafka`): one RUN_FINISHED event per project published on
+ *   the run lifecycle topic, consumed, and POSTed to its subscriptions; from the publish to each receipt;
+ * - the floor with the least storage at-least-once delivery needs (`rows`): the same, with each event's deliveries
+ *   inserted before its offset is committed and the outcomes written in batches.
+ * Printed: deliveries/s (the mean of the rounds' rates, as webhook-fanout), each floor's ratio to the bare loop,
+ * and the CPU a delivery of every process the events reach.
+ *
+ *   make bench BENCH=fanout-floor      (or: node bench/dist/run.js fanout-floor)
+ *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32
+ *   BENCH_CPU_PROF=<dir>   the floor's worker writes a V8 CPU profile into <dir>/floor when it stops
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
+import { createPool } from '@assay/db';
+import { NODE_FLAGS, RunEventPublisher, runEvent, startInfra, WebhookReceiver } from '@assay/testkit';
+import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, type CpuGroup } from './cpu';
+import type { FloorAnswer, FloorMode, FloorRequest, FloorSubscription } from './fanout-floor-worker';
+import { FLOOR_TABLE_SQL } from './fanout-floor-worker';
+import type { BaselineTarget } from './fanout-baseline';
+import { percentile } from './lib';
+import { addFigure, times } from './summary';
+import { checkSigned, CONNECTIONS_PER_ORIGIN, measure, startBaseline, TIMEOUT_MS, type Round } from './webhook-fanout';
+
+const SCHEMA = 'fanout_floor';
+
+function startWorker(): { child: ChildProcess; ask: (m: FloorRequest) => Promise<FloorAnswer> } {
+  const child = fork(path.join(__dirname, 'fanout-floor-worker.js'), [], {
+    execArgv: process.env.BENCH_CPU_PROF
+      ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'floor')}`]
+      : NODE_FLAGS,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = (m: FloorRequest) =>
+    new Promise<FloorAnswer>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the floor's worker exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (a: FloorAnswer) => {
+        child.off('exit', onExit);
+        resolve(a);
+      });
+      child.send(m);
+    });
+  return { child, ask };
+}
+
+interface Totals {
+  rates: number[];
+  latencies: number[];
+  cpu: Record<string, number>;
+}
+
+export async function run(): Promise<void> {
+  const subscriptions = Number(process.env.BENCH_SUBSCRIPTIONS ?? 200);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+  const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
+  const receiverCount = 4;
+  const projects = Array.from({ length: Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT) }, () => randomBytes(12).toString('hex'));
+  const infra = await startInfra();
+  const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
+  const events = new RunEventPublisher(infra.env.KAFKA_BROKERS);
+  const db = createPool({ connectionString: infra.env.DATABASE_URL, schema: SCHEMA, max: 1, applicationName: 'fanout-floor-bench' });
+  let worker: ReturnType<typeof startWorker> | undefined;
+  let baseline: ReturnType<typeof startBaseline> | undefined;
+  try {
+    await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; SET search_path TO ${SCHEMA}; ${FLOOR_TABLE_SQL}`);
+    const subs: FloorSubscription[] = Array.from({ length: subscriptions }, (_, i) => ({
+      id: `sub-${i}`,
+      projectId: projects[Math.floor(i / MAX_SUBSCRIPTIONS_PER_PROJECT)]!,
+      url: receivers[i % receiverCount]!.url(`/hook/${i}`),
+      secret: randomBytes(24).toString('base64url'),
+    }));
+    const secretOf = new Map(subs.map((s, i) => [`/hook/${i}`, s.secret]));
+    // The topic exists before the worker's group joins (it starts at the newest offset).
+    await events.publish();
+    worker = startWorker();
+    await worker.ask({
+      setup: {
+        brokers: infra.env.KAFKA_BROKERS,
+        databaseUrl: infra.env.DATABASE_URL,
+        schema: SCHEMA,
+        subscriptions: subs,
+        concurrency,
+        timeoutMs: TIMEOUT_MS,
+        connections: CONNECTIONS_PER_ORIGIN,
+      },
+    });
+    const floorRound = (mode: FloorMode) => async (): Promise<Round> => {
+      await worker!.ask({ mode });
+      return measure(
+        receivers,
+        subscriptions,
+        async () => {
+          const t0 = Date.now();
+          await events.publish(...projects.map((projectId) => runEvent({ projectId, type: 'RUN_FINISHED', failed: 1 })));
+          return t0;
+        },
+        `floor (${mode})`,
+      );
+    };
+    // Warms the consumer, the pool and the connections, and gives the bare loop the bodies the floor sent.
+    const warm = await floorRound('rows')();
+    checkSigned(warm.received, secretOf, 'floor');
+    await floorRound('kafka')();
+    baseline = startBaseline();
+    const targets: BaselineTarget[] = warm.received.map((h) => ({
+      url: receivers.find((r) => r.received.includes(h))!.url(h.path),
+      secret: secretOf.get(h.path)!,
+      body: h.body.toString('utf8'),
+      event: String(h.headers['x-service-event']),
+      deliveryId: String(h.headers['x-service-delivery']),
+    }));
+    await baseline.ask({ setup: { targets, concurrency, timeoutMs: TIMEOUT_MS, connections: CONNECTIONS_PER_ORIGIN } });
+    let roundNo = 0;
+    const bareRound = () =>
+      measure(
+        receivers,
+        subscriptions,
+        async () => {
+          const a = await baseline!.ask({ round: ++roundNo });
+          if (a.errors > 0) throw new Error(`the bare loop had ${a.errors} failed POSTs`);
+          return a.t0;
+        },
+        'bare loop',
+      );
+    await bareRound();
+
+    const receiversCpu = pidGroup('receivers', process.pid);
+    const floorCpu: CpuGroup[] = [
+      pidGroup('floor', worker.child.pid),
+      postgresGroup(Number(new URL(infra.env.DATABASE_URL).port)),
+      receiversCpu,
+      kafkaGroup(infra.scriptEnv?.ASSAY_DATA_DIR),
+    ].filter((g) => g.pids().length > 0);
+    const kinds = [
+      { name: 'bare loop', go: bareRound, cpu: [pidGroup('loop', baseline.child.pid), receiversCpu] },
+      { name: 'floor, Kafka only', go: floorRound('kafka'), cpu: floorCpu },
+      { name: 'floor, Kafka + rows', go: floorRound('rows'), cpu: floorCpu },
+    ];
+    const totals = new Map<string, Totals>(kinds.map((k) => [k.name, { rates: [], latencies: [], cpu: {} }]));
+    console.log(
+      `${subscriptions} subscriptions (${projects.length} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +
+        `concurrency ${concurrency}; no Assay service running`,
+    );
+    for (let round = 1; round <= rounds; round++) {
+      for (const k of kinds) {
+        const meter = cpuMeter(k.cpu);
+        const r = await k.go();
+        const t = totals.get(k.name)!;
+        for (const [g, v] of Object.entries(meter())) t.cpu[g] = (t.cpu[g] ?? 0) + v;
+        checkSigned(r.received, secretOf, k.name);
+        t.rates.push(r.rate);
+        t.latencies.push(...r.latencies);
+        console.log(
+          `  round ${round} ${k.name.padEnd(19)}: ${(r.latencies[r.latencies.length - 1]! / 1000).toFixed(3)} s = ${r.rate.toFixed(0)}/s; ` +
+            `first ${r.latencies[0]} ms`,
+        );
+      }
+    }
+    const mean = (t: Totals) => t.rates.reduce((a, b) => a + b, 0) / t.rates.length;
+    const bare = mean(totals.get('bare loop')!);
+    for (const k of kinds) {
+      const t = totals.get(k.name)!;
+      const sorted = [...t.latencies].sort((a, b) => a - b);
+      const cpu = Object.entries(t.cpu).map(([g, v]) => `${g} ${(v / (rounds * subscriptions)).toFixed(2)}`);
+      const all = Object.values(t.cpu).reduce((a, b) => a + b, 0) / (rounds * subscriptions);
+      console.log(
+        `  ${k.name.padEnd(19)}: ${mean(t).toFixed(0)} deliveries/s (mean of ${rounds} rounds), ${(mean(t) / bare).toFixed(2)}× the bare loop; ` +
+          `p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms; CPU ms a delivery: ${cpu.join(', ')} (all ${all.toFixed(2)})`,
+      );
+      if (k.name !== 'bare loop')
+        addFigure({
+          bench: 'fanout-floor',
+          figure: `200 hooks, ${k.name}: deliveries/s`,
+          assay: mean(t).toFixed(0),
+          baseline: `bare loop ${bare.toFixed(0)}`,
+          ratio: times(mean(t), bare),
+          goal: 'for scale',
+        });
+    }
+  } finally {
+    baseline?.child.disconnect();
+    // The worker leaves its consumer group before the broker stops.
+    const exited = worker && worker.child.exitCode === null ? new Promise((resolve) => worker!.child.once('exit', resolve)) : undefined;
+    worker?.child.disconnect();
+    await exited;
+    await events.close();
+    await db.end();
+    await Promise.all(receivers.map((r) => r.close()));
+    await infra.stop();
+  }
+}
