@@ -40,7 +40,7 @@ interface Figures {
   switches: Record<string, { voluntary: number; involuntary: number }>;
 }
 
-interface Target {
+export interface Target {
   url: string;
   headers?: Record<string, string>;
   cpu: CpuGroup[];
@@ -118,7 +118,7 @@ function figuresOf(stretches: Stretch[]): Figures {
  */
 const SLICES = 5;
 
-async function compare(base: Target, assay: Target, connections: number, seconds: number): Promise<{ bf: Figures; af: Figures }> {
+export async function compare(base: Target, assay: Target, connections: number, seconds: number): Promise<{ bf: Figures; af: Figures }> {
   const [b, a]: Stretch[][] = [[], []];
   const turns: [Target, Stretch[]][] = [
     [base, b],
@@ -130,26 +130,25 @@ async function compare(base: Target, assay: Target, connections: number, seconds
   return { bf: figuresOf(b), af: figuresOf(a) };
 }
 
-const cpuTotal = (f: Figures) => Object.values(f.cpu).reduce((a, b) => a + b, 0);
+export const cpuTotal = (f: Figures) => Object.values(f.cpu).reduce((a, b) => a + b, 0);
 /** Per process: voluntary + involuntary context switches a request; then their sum over the path. */
 const switchParts = (f: Figures) => {
   const all = Object.entries(f.switches);
   const sum = all.reduce((a, [, c]) => a + c.voluntary + c.involuntary, 0);
   return `${all.map(([k, c]) => `${k} ${c.voluntary.toFixed(1)}+${c.involuntary.toFixed(1)}`).join(', ')} = ${sum.toFixed(1)}`;
 };
-const cpuParts = (f: Figures) =>
+export const cpuParts = (f: Figures) =>
   Object.entries(f.cpu)
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
 
-async function startBaseline(databaseUrl: string, publicUrl: string): Promise<{ url: string; pid?: number; stop: () => void }> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(__dirname, 'baseline-server.js')], {
+/** Starts one of the bench's servers (it prints `listening <port>`), profiled like the system's processes (lib.ts) when BENCH_CPU_PROF is set. */
+export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; pid?: number; stop: () => void }> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(__dirname, script)], {
     env: {
       PATH: process.env.PATH,
-      DATABASE_URL: databaseUrl,
-      PUBLIC_UI_URL: publicUrl,
       PORT: '0',
-      // Profiled like the system's processes (lib.ts) when BENCH_CPU_PROF is set.
+      ...env,
       ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -159,10 +158,13 @@ async function startBaseline(databaseUrl: string, publicUrl: string): Promise<{ 
       const m = /listening (\d+)/.exec(d.toString());
       if (m) resolve(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`baseline exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
+
+export const startBaseline = (databaseUrl: string, publicUrl: string) =>
+  startServer('baseline-server.js', { DATABASE_URL: databaseUrl, PUBLIC_UI_URL: publicUrl });
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
@@ -189,7 +191,7 @@ const ingest = (api: Api, projectId: string, body: unknown) =>
     'playwright ingestion',
   );
 
-async function seedRuns(api: Api, t: Tenant): Promise<void> {
+export async function seedRuns(api: Api, t: Tenant): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const started = await api.post(`/api/v1/ingest/${t.projectId}/runs`, { metadata: { branch: i % 2 ? 'main' : 'dev' }, totalTests: 10 });
     if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);

@@ -6,6 +6,7 @@ import * as gatewayAuth from './gateway-auth';
 import * as ingestion from './ingestion';
 import * as ingestMemory from './ingest-memory';
 import * as reads from './reads';
+import * as readsFloor from './reads-floor';
 import * as reports from './reports';
 import * as rpc from './rpc';
 import * as web from './web';
@@ -20,6 +21,7 @@ const benchmarks: Record<string, { run(): Promise<void> }> = {
   ingestion,
   'ingest-memory': ingestMemory,
   reads,
+  'reads-floor': readsFloor,
   reports,
   rpc,
   web,
