@@ -149,7 +149,7 @@ process.on('message', (m: FloorRequest) => {
       const bus = createKafkaBus({
         brokers: setup.brokers.split(','),
         clientId: 'fanout-floor',
-        logger: createLogger('fanout-floor', 'warn'),
+        logger: createLogger('fanout-floor', 'error'),
       });
       consumer = bus.consumer({
         groupId: 'fanout-floor',

@@ -16,41 +16,21 @@
  *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32
  *   BENCH_CPU_PROF=<dir>   the floor's worker writes a V8 CPU profile into <dir>/floor when it stops
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
 import { createPool } from '@assay/db';
-import { NODE_FLAGS, RunEventPublisher, runEvent, startInfra, WebhookReceiver } from '@assay/testkit';
+import { RunEventPublisher, runEvent, startInfra, WebhookReceiver } from '@assay/testkit';
+import { forkChild } from './child';
 import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, type CpuGroup } from './cpu';
 import type { FloorAnswer, FloorMode, FloorRequest, FloorSubscription } from './fanout-floor-worker';
 import { FLOOR_TABLE_SQL } from './fanout-floor-worker';
-import type { BaselineTarget } from './fanout-baseline';
 import { percentile } from './lib';
 import { addFigure, times } from './summary';
-import { checkSigned, CONNECTIONS_PER_ORIGIN, measure, startBaseline, TIMEOUT_MS, type Round } from './webhook-fanout';
+import { bareLoop, checkSigned, CONNECTIONS_PER_ORIGIN, measure, TIMEOUT_MS, type BareLoop, type Round } from './webhook-fanout';
 
 const SCHEMA = 'fanout_floor';
 
-function startWorker(): { child: ChildProcess; ask: (m: FloorRequest) => Promise<FloorAnswer> } {
-  const child = fork(path.join(__dirname, 'fanout-floor-worker.js'), [], {
-    execArgv: process.env.BENCH_CPU_PROF
-      ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'floor')}`]
-      : NODE_FLAGS,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (m: FloorRequest) =>
-    new Promise<FloorAnswer>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the floor's worker exited with ${code}`));
-      child.once('exit', onExit);
-      child.once('message', (a: FloorAnswer) => {
-        child.off('exit', onExit);
-        resolve(a);
-      });
-      child.send(m);
-    });
-  return { child, ask };
-}
+const startWorker = () => forkChild<FloorRequest, FloorAnswer>('fanout-floor-worker.js', 'floor');
 
 interface Totals {
   rates: number[];
@@ -69,7 +49,7 @@ export async function run(): Promise<void> {
   const events = new RunEventPublisher(infra.env.KAFKA_BROKERS);
   const db = createPool({ connectionString: infra.env.DATABASE_URL, schema: SCHEMA, max: 1, applicationName: 'fanout-floor-bench' });
   let worker: ReturnType<typeof startWorker> | undefined;
-  let baseline: ReturnType<typeof startBaseline> | undefined;
+  let baseline: BareLoop | undefined;
   try {
     await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; SET search_path TO ${SCHEMA}; ${FLOOR_TABLE_SQL}`);
     const subs: FloorSubscription[] = Array.from({ length: subscriptions }, (_, i) => ({
@@ -110,27 +90,8 @@ export async function run(): Promise<void> {
     const warm = await floorRound('rows')();
     checkSigned(warm.received, secretOf, 'floor');
     await floorRound('kafka')();
-    baseline = startBaseline();
-    const targets: BaselineTarget[] = warm.received.map((h) => ({
-      url: receivers.find((r) => r.received.includes(h))!.url(h.path),
-      secret: secretOf.get(h.path)!,
-      body: h.body.toString('utf8'),
-      event: String(h.headers['x-service-event']),
-      deliveryId: String(h.headers['x-service-delivery']),
-    }));
-    await baseline.ask({ setup: { targets, concurrency, timeoutMs: TIMEOUT_MS, connections: CONNECTIONS_PER_ORIGIN } });
-    let roundNo = 0;
-    const bareRound = () =>
-      measure(
-        receivers,
-        subscriptions,
-        async () => {
-          const a = await baseline!.ask({ round: ++roundNo });
-          if (a.errors > 0) throw new Error(`the bare loop had ${a.errors} failed POSTs`);
-          return a.t0;
-        },
-        'bare loop',
-      );
+    baseline = await bareLoop(receivers, warm.received, secretOf, concurrency);
+    const bareRound = baseline.round;
     await bareRound();
 
     const receiversCpu = pidGroup('receivers', process.pid);

@@ -18,12 +18,13 @@
  *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof), the
  *                          baseline's process into <dir>/baseline
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values';
-import { Admin, Api, NODE_FLAGS, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
+import { Admin, Api, RunEventPublisher, runEvent, WebhookReceiver, type ReceivedWebhook } from '@assay/testkit';
 import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-baseline';
+import type { ChildProcess } from 'node:child_process';
+import { forkChild } from './child';
 import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, switchMeter, type CpuGroup } from './cpu';
 import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
@@ -60,24 +61,46 @@ export function checkSigned(received: ReceivedWebhook[], secretOf: Map<string, s
   }
 }
 
-export function startBaseline(): { child: ChildProcess; ask: (m: BaselineRequest) => Promise<BaselineAnswer> } {
-  const child = fork(path.join(__dirname, 'fanout-baseline.js'), [], {
-    execArgv: process.env.BENCH_CPU_PROF
-      ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, 'baseline')}`]
-      : NODE_FLAGS,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (m: BaselineRequest) =>
-    new Promise<BaselineAnswer>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the baseline exited with ${code}`));
-      child.once('exit', onExit);
-      child.once('message', (a: BaselineAnswer) => {
-        child.off('exit', onExit);
-        resolve(a);
-      });
-      child.send(m);
-    });
-  return { child, ask };
+/** The bare loop's process, set up; `round` measures one of its rounds as `measure` does. */
+export interface BareLoop {
+  child: ChildProcess;
+  round(): Promise<Round>;
+}
+
+/**
+ * Starts the bare loop (fanout-baseline.ts) with the bodies a warm-up round delivered, each to the receiver and with
+ * the secret of its subscription, in the subscriptions' order.
+ */
+export async function bareLoop(
+  receivers: WebhookReceiver[],
+  delivered: ReceivedWebhook[],
+  secretOf: Map<string, string>,
+  concurrency: number,
+): Promise<BareLoop> {
+  const { child, ask } = forkChild<BaselineRequest, BaselineAnswer>('fanout-baseline.js', 'baseline');
+  const targets: BaselineTarget[] = delivered
+    .map((h) => ({
+      url: receivers.find((r) => r.received.includes(h))!.url(h.path),
+      secret: secretOf.get(h.path)!,
+      body: h.body.toString('utf8'),
+      event: String(h.headers['x-service-event']),
+      deliveryId: String(h.headers['x-service-delivery']),
+    }))
+    .sort((a, b) => Number(a.url.split('/hook/')[1]) - Number(b.url.split('/hook/')[1]));
+  await ask({ setup: { targets, concurrency, timeoutMs: TIMEOUT_MS, connections: CONNECTIONS_PER_ORIGIN } });
+  let roundNo = 0;
+  const round = () =>
+    measure(
+      receivers,
+      targets.length,
+      async () => {
+        const a = await ask({ round: ++roundNo });
+        if (a.errors > 0) throw new Error(`the bare loop had ${a.errors} failed POSTs`);
+        return a.t0;
+      },
+      'the bare loop',
+    );
+  return { child, round };
 }
 
 interface Summary {
@@ -124,7 +147,7 @@ export async function run(): Promise<void> {
   });
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(bench.infra.env.KAFKA_BROKERS);
-  const baseline = startBaseline();
+  let baseline: BareLoop | undefined;
   try {
     const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
     const projects = await Promise.all(Array.from({ length: projectCount }, () => admin.tenant('owner')));
@@ -150,18 +173,6 @@ export async function run(): Promise<void> {
         },
         'Assay fan-out',
       );
-    let roundNo = 0;
-    const baselineRound = () =>
-      measure(
-        receivers,
-        subscriptions,
-        async () => {
-          const a = await baseline.ask({ round: ++roundNo });
-          if (a.errors > 0) throw new Error(`the baseline had ${a.errors} failed POSTs`);
-          return a.t0;
-        },
-        'baseline fan-out',
-      );
 
     console.log(
       `${subscriptions} subscriptions (${projectCount} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +
@@ -170,16 +181,8 @@ export async function run(): Promise<void> {
     // Round 0 warms the consumer, the pool and the HTTP connections, and gives the baseline Assay's bodies; not counted.
     const warm = await assayRound();
     checkSigned(warm.received, secretOf, 'Assay');
-    const targets: BaselineTarget[] = warm.received
-      .map((h) => ({
-        url: receivers.find((r) => r.received.includes(h))!.url(h.path),
-        secret: secretOf.get(h.path)!,
-        body: h.body.toString('utf8'),
-        event: String(h.headers['x-service-event']),
-        deliveryId: String(h.headers['x-service-delivery']),
-      }))
-      .sort((a, b) => Number(a.url.split('/hook/')[1]) - Number(b.url.split('/hook/')[1]));
-    await baseline.ask({ setup: { targets, concurrency, timeoutMs: TIMEOUT_MS, connections: CONNECTIONS_PER_ORIGIN } });
+    baseline = await bareLoop(receivers, warm.received, secretOf, concurrency);
+    const baselineRound = baseline.round;
     const warmBase = await baselineRound();
     checkSigned(warmBase.received, secretOf, 'baseline');
     console.log(
@@ -249,7 +252,7 @@ export async function run(): Promise<void> {
       `  ratio: ${(a.mean / b.mean).toFixed(2)}× the baseline's deliveries/s (goal ≥ 0.5×); Assay p99 ${a.p99} ms (goal < 300 ms)`,
     );
   } finally {
-    baseline.child.disconnect();
+    baseline?.child.disconnect();
     await events.close();
     await Promise.all(receivers.map((r) => r.close()));
     await bench.close();
