@@ -78,19 +78,16 @@ const cacheKey = (hash: Buffer) => `assay:auth:${hash.toString('hex')}`;
  * The per-token rate limits' key of a token (bearer or upload key): its secret's hash, which the request itself
  * gives, so the token's count can go out before the token is read, in authentication's Redis round trip.
  */
-const secretRateKey = (secretHash: Buffer) => `t:${secretHash.toString('hex')}`;
+export const secretRateKey = (secretHash: Buffer) => `t:${secretHash.toString('hex')}`;
 
-/** The SHA-256 of the secret of a well-formed bearer token in an Authorization header, or undefined. */
-function bearerSecretHash(authorization: string | undefined): Buffer | undefined {
+/**
+ * The SHA-256 of the secret of a well-formed bearer token in an Authorization header, or undefined. A request's is
+ * computed once (`bearerSecretHashOf` in credential.ts), for its rate limit and its authentication.
+ */
+export function bearerSecretHash(authorization: string | undefined): Buffer | undefined {
   const token = bearerToken(authorization);
   const secret = token ? parseToken(token) : undefined;
   return secret ? hashSecret(secret) : undefined;
-}
-
-/** The rate key (`Authenticated.rateKey`) of a well-formed bearer token in an Authorization header, or undefined. */
-export function bearerRateKey(authorization: string | undefined): string | undefined {
-  const hash = bearerSecretHash(authorization);
-  return hash ? secretRateKey(hash) : undefined;
 }
 /** Unknown secrets are cached too (no token to take generations from): a new secret is always a new hash. */
 const NO_TOKEN = '-';
@@ -124,11 +121,11 @@ export class Authenticator {
   }
 
   /**
-   * Bearer token → token record, or 401 UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. With the path's
+   * Bearer token (its secret's hash, `bearerSecretHash`; undefined for a malformed one) → token record, or 401
+   * UNAUTHORIZED / TOKEN_REVOKED / TOKEN_EXPIRED. With the path's
    * `projectId`, the cached access to it is read in the same round trips (`projectAccess` then reuses it).
    */
-  async authenticateBearer(authorization: string | undefined, projectId?: string): Promise<Authenticated> {
-    const secretHash = bearerSecretHash(authorization);
+  async authenticateBearer(secretHash: Buffer | undefined, projectId?: string): Promise<Authenticated> {
     if (!secretHash) throw new AppError('UNAUTHORIZED');
     return this.authenticateSecret(secretHash, projectId);
   }

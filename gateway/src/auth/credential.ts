@@ -4,6 +4,7 @@
  * bearer token in its buckets before authentication has run, so the two must agree.
  */
 import type { FastifyRequest } from 'fastify';
+import { bearerSecretHash } from './authenticator';
 
 export const SESSION_COOKIE = 'assay_session';
 
@@ -21,4 +22,16 @@ export function credentialOf(request: FastifyRequest): Credential {
   if (mode === 'session' || (request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined))
     return 'session';
   return 'bearer';
+}
+
+const bearerHashes = new WeakMap<FastifyRequest, Buffer | undefined>();
+
+/**
+ * The SHA-256 of the request's bearer secret (undefined when its Authorization header holds none), once a request:
+ * the per-token rate limit keys its buckets by it before authentication, which looks the token up by it. Kept with
+ * the request only.
+ */
+export function bearerSecretHashOf(request: FastifyRequest): Buffer | undefined {
+  if (!bearerHashes.has(request)) bearerHashes.set(request, bearerSecretHash(request.headers.authorization));
+  return bearerHashes.get(request);
 }

@@ -11,7 +11,7 @@ import { AuthService, Role, TokenType } from '@assay/proto/assay/identity/v1/ide
 import { GENERATION_TTL_SECONDS, generationKey, RAISE_GENERATION } from '@assay/contracts/identity/auth-cache';
 import { issueSecret } from '@assay/contracts/identity/tokens';
 import { unitInfra } from '@assay/testkit';
-import { Authenticator } from '../../src/auth/authenticator';
+import { Authenticator, bearerSecretHash } from '../../src/auth/authenticator';
 
 const id = () => randomBytes(12).toString('hex');
 const tokenId = id();
@@ -65,7 +65,7 @@ beforeEach(() => {
 
 /** What a project route does: authenticate with the path's project, then authorize. */
 async function projectRequest() {
-  const a = await auth.authenticateBearer(`Bearer ${secret.token}`, projectId);
+  const a = await auth.authenticateBearer(bearerSecretHash(`Bearer ${secret.token}`), projectId);
   return { token: a.token, access: await auth.projectAccess(a, projectId) };
 }
 
@@ -117,7 +117,9 @@ describe('auth cache', () => {
   it('caches an unknown secret as unknown (401 without asking identity again)', async () => {
     const stranger = issueSecret();
     for (let i = 0; i < 2; i++)
-      await expect(auth.authenticateBearer(`Bearer ${stranger.token}`, projectId)).rejects.toMatchObject({ reason: 'UNAUTHORIZED' });
+      await expect(auth.authenticateBearer(bearerSecretHash(`Bearer ${stranger.token}`), projectId)).rejects.toMatchObject({
+        reason: 'UNAUTHORIZED',
+      });
     expect(asked.authenticate).toBe(1);
   });
   it('requests that miss together ask identity once (an expired entry: every request in flight misses at once)', async () => {
@@ -139,13 +141,13 @@ describe('auth cache', () => {
     await redis.del(`assay:auth:${secret.hash.toString('hex')}`);
     const open = gated((g) => (gate = g));
     const bearer = `Bearer ${secret.token}`;
-    const first = auth.authenticateBearer(bearer);
+    const first = auth.authenticateBearer(bearerSecretHash(bearer));
     await until(() => asked.authenticate > 0);
     // The token is revoked while identity's first answer is on its way: identity raises its generation.
     revoked = true;
     generations.token += 1n;
     await raise(generationKey.token(tokenId), generations.token);
-    const second = auth.authenticateBearer(bearer);
+    const second = auth.authenticateBearer(bearerSecretHash(bearer));
     await new Promise((r) => setTimeout(r, 50)); // it missed the cache and joined the load in flight
     open();
     try {

@@ -16,7 +16,7 @@ import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
 import { asPrincipal, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
-import { credentialOf, SESSION_COOKIE } from '../../auth/credential';
+import { bearerSecretHashOf, credentialOf, SESSION_COOKIE } from '../../auth/credential';
 import { enforceIpLimit } from './rate-limit';
 
 /**
@@ -124,7 +124,7 @@ export default fp(
       // A project route's access is read from the auth cache together with the token (authorizePlugin uses it).
       const projectId = request.routeOptions.config.auth === 'project' ? pathProjectId(request.params) : '';
       request.auth = {
-        ...(await authenticator.authenticateBearer(request.headers.authorization, ID_PATTERN.test(projectId) ? projectId : undefined)),
+        ...(await authenticator.authenticateBearer(bearerSecretHashOf(request), ID_PATTERN.test(projectId) ? projectId : undefined)),
       };
     }
   },

@@ -36,8 +36,8 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@assay/errors';
 import type { RateLimits } from '../../config';
 import { isMcpToolCall } from '../../routes/mcp';
-import { bearerRateKey } from '../../auth/authenticator';
-import { credentialOf } from '../../auth/credential';
+import { secretRateKey } from '../../auth/authenticator';
+import { bearerSecretHashOf, credentialOf } from '../../auth/credential';
 
 export const RATE_WINDOW_SECONDS = 60;
 export type Bucket = keyof RateLimits;
@@ -165,7 +165,8 @@ export const ipRateLimit = fp(
       request.ipLimit = opts.policy
         .consume('ip', clientIp(request))
         .then((s) => (s.exceeded ? tooMany('Too many requests from this address', s.resetSeconds) : undefined), asAppError);
-      const key = countsBearerToken(request) ? bearerRateKey(request.headers.authorization) : undefined;
+      const hash = countsBearerToken(request) ? bearerSecretHashOf(request) : undefined;
+      const key = hash ? secretRateKey(hash) : undefined;
       if (key) request.tokenCount = { key, counted: countIn(opts.policy, request, key).catch(asAppError) };
       done();
     });
