@@ -1,7 +1,9 @@
 /** Deterministic ids and fingerprints: the same test, result or error always lands on the same row. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-const hash24 = (...parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
+// `hash`, one call without a Hash object: half the time of createHash…digest for these short inputs, and ingestion
+// takes two of them a test (its id, its result's id).
+const hash24 = (...parts: string[]) => hash('sha256', JSON.stringify(parts), 'hex').slice(0, 24);
 
 /** Stable identity of an automated test: project, file, title path, project (browser) name. */
 export const testIdOf = (projectId: string, file: string, titlePath: string[], projectName: string) =>
@@ -34,4 +36,4 @@ export function normalizeErrorMessage(message: string): string {
     .slice(0, 300);
 }
 
-export const fingerprintOf = (message: string) => createHash('sha256').update(normalizeErrorMessage(message)).digest('hex').slice(0, 16);
+export const fingerprintOf = (message: string) => hash('sha256', normalizeErrorMessage(message), 'hex').slice(0, 16);

@@ -95,12 +95,15 @@ class CopyData {
   }
 }
 
-/** Sends `data` through `COPY … FROM STDIN`; answers once the database has it. */
+/**
+ * Sends `data` through `COPY … FROM STDIN`; answers once the database has it. The pieces go as one buffer:
+ * pg-copy-streams writes each piece to the socket as two writes of its own (the message header, then the piece), and
+ * each wakes the database's backend.
+ */
 async function copyRows(client: PoolClient, sql: string, data: CopyData): Promise<void> {
   if (data.pieces.length === 0) return;
   const stream = client.query(copyFrom(sql));
-  for (const piece of data.pieces) stream.write(piece);
-  stream.end();
+  stream.end(data.pieces.length === 1 ? data.pieces[0] : Buffer.concat(data.pieces));
   await finished(stream);
 }
 
