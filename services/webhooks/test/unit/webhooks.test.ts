@@ -124,7 +124,9 @@ describe('webhooks handlers', () => {
 
   it('lists deliveries newest first, filtered by status; 404 for another project', async () => {
     const { subscription } = await create({ events: [WebhookEvent.RUN_STARTED, WebhookEvent.RUN_FINISHED] });
-    const now = new Date();
+    // Events after the subscription: its created_at has microseconds, a Date only milliseconds (in the same
+    // millisecond, `new Date()` would be before it and the events not for it).
+    const now = new Date(Date.now() + 1);
     for (const [i, event] of (['RUN_STARTED', 'RUN_FINISHED'] as const).entries()) {
       await createDeliveriesForEvent(db.pool, {
         eventId: `ev-${subscription!.id}-${i}`,
