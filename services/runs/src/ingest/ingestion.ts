@@ -85,7 +85,8 @@ export class Ingestion {
    * A sink writing the tests a reader hands over into `run`, inside the caller's transaction, and what it wrote.
    * The writes of a chunk go on while the reader reads the next one (at most one chunk in flight: the next hand-over
    * waits for it, and a failed write fails that hand-over); `read` runs the reader and waits for the last write.
-   * `newRun`: the run was created by this transaction (its next chunk is encoded while the previous one is written).
+   * `newRun`: the run was created by this transaction (its tests are encoded as they come, the next chunk while the
+   * previous one is written).
    */
   private async writer(c: PoolClient, run: RunRow, now: Date, newRun: boolean) {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
@@ -114,11 +115,15 @@ export class Ingestion {
         for (const a of t.attempts) total.durationMs += a.durationMs;
       }
       if (!newRun) return next(() => writer.write(tests));
-      return writer.prepare(tests).then((prepared) => next(() => writer.send(prepared)));
+      return writer.add(tests).then((done) => (done.batches.length > 0 ? next(() => writer.send(done)) : undefined));
     };
     const read = async <T>(reader: (sink: TestSink) => Promise<T>): Promise<T> => {
       try {
         const answer = await reader(sink);
+        if (newRun) {
+          const last = writer.end();
+          if (last.batches.length > 0) await next(() => writer.send(last));
+        }
         await inFlight;
         return answer;
       } catch (err) {

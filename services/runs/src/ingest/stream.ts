@@ -1,8 +1,9 @@
 /**
  * JSON reports read as a stream, so memory stays bounded whatever the report's size: only the value being
  * assembled — one spec of a Playwright report, one item of a result batch — is held, and dropped once read. Each
- * spec or item is normalized as soon as it is complete and handed on in chunks of CHUNK_SIZE tests, which the caller
- * writes inside its transaction (an error later rolls them back).
+ * spec or item is normalized as soon as it is complete and handed on (a Playwright report's tests after each input
+ * chunk, a result batch's CHUNK_SIZE at a time, as its retries merge), which the caller writes inside its transaction
+ * (an error later rolls them back).
  *
  * Two readers walk the same skeleton (the root is an object; `suites` and `specs` are arrays of objects; suites
  * nest at most maxSuiteDepth deep; nothing nests beyond maxJsonDepth) and hand over the same values:
@@ -594,17 +595,18 @@ async function readWith<T>(body: Source, sink: TestSink, read: (chunks: Chunks, 
   }
 }
 
-/** Collects normalized tests and hands them to the sink CHUNK_SIZE at a time. */
+/**
+ * Collects normalized tests and hands them to the sink after each input chunk, at most CHUNK_SIZE at a time: the sink
+ * encodes them at once, so a test's parsed values die young (see TestWriter).
+ */
 class Chunker {
   private tests: NormTest[] = [];
-  count = 0;
   constructor(private readonly sink: TestSink) {}
   add(tests: NormTest[]) {
     this.tests.push(...tests);
-    this.count += tests.length;
   }
-  async flush(all = false) {
-    while (this.tests.length >= CHUNK_SIZE || (all && this.tests.length > 0)) await this.sink(this.tests.splice(0, CHUNK_SIZE));
+  async flush() {
+    while (this.tests.length > 0) await this.sink(this.tests.splice(0, CHUNK_SIZE));
   }
 }
 
@@ -666,7 +668,7 @@ async function readPlaywrightOnce(body: Chunks, sink: TestSink, reader: Reader):
     await chunker.flush();
   });
   if (!guard.rootKeys.has('suites')) throw new ReportError('body.suites', 'is required (a Playwright JSON report)');
-  await chunker.flush(true);
+  await chunker.flush();
   return normalizeTrailer(trailer);
 }
 

@@ -125,8 +125,22 @@ interface Entry {
   quarantined: boolean;
   tags: string[];
   errorGroupId: string | null;
+  /** One per retry index (the first given). */
   attempts: NormAttempt[];
-  retries: Set<number>;
+}
+
+/** Adds the attempts of `from` whose retry index `into` has not (a retry given twice counts once: the first). */
+function addAttempts(into: NormAttempt[], from: readonly NormAttempt[]): void {
+  if (into.length === 0 && from.length === 1) {
+    into.push(from[0]!);
+    return;
+  }
+  const retries = new Set(into.map((a) => a.retry));
+  for (const a of from) {
+    if (retries.has(a.retry)) continue;
+    retries.add(a.retry);
+    into.push(a);
+  }
 }
 
 /** The fields a result takes from its attempts (status of the last, outcome as Playwright computes it). */
@@ -238,6 +252,8 @@ export async function writeTestIdentities(db: Queryable, projectId: string, test
 
 /** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */
 interface Batch {
+  /** Tests handed over into it. */
+  size: number;
   groups: { id: string; fingerprint: string; message: string }[];
   links: { test_id: string; case_ref: string; full_title: string }[];
   tests: TestRows;
@@ -247,24 +263,64 @@ interface Batch {
   merged: Entry[];
 }
 
-/** What `collect` gathers from a chunk. */
-interface Collected {
-  entries: Entry[];
-  groups: Batch['groups'];
-  links: Batch['links'];
+/** A batch being encoded, a result at a time. */
+class Draft {
+  size = 0;
+  private entries = 0;
+  readonly groups = new Map<string, Batch['groups'][number]>();
+  readonly links: Batch['links'] = [];
+  private readonly tests: TestRows = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
+  private readonly fresh: Batch['fresh'] = { count: 0, results: new CopyData(), attempts: new CopyData() };
+  private readonly merged: Entry[] = [];
+
+  constructor(private readonly run: { id: string; projectId: string }) {}
+
+  /** Adds a result: encoded for the COPY when it is `fresh`, else kept to be merged in SQL. */
+  add(e: Entry, fresh: boolean): void {
+    if (this.entries > 0 && this.entries % SLICE === 0) {
+      this.fresh.results.seal();
+      this.fresh.attempts.seal();
+    }
+    this.entries++;
+    this.tests.ids.push(e.testId);
+    this.tests.files.push(storable(e.test.file));
+    this.tests.titlePaths.push(arrayLiteral(e.test.titlePath));
+    this.tests.names.push(storable(e.test.projectName));
+    this.tests.titles.push(fullTitleOf(e.test.titlePath));
+    if (!fresh) {
+      this.merged.push(e);
+      return;
+    }
+    this.fresh.count++;
+    this.fresh.results.add(resultLine(e, this.run));
+    for (const a of e.attempts) this.fresh.attempts.add(attemptLine(e.id, this.run.id, a));
+  }
+
+  batch(): Batch {
+    this.fresh.results.seal();
+    this.fresh.attempts.seal();
+    const { size, links, tests, fresh, merged } = this;
+    return { size, groups: [...this.groups.values()], links, tests, fresh, merged };
+  }
 }
 
-/** Tests written by one call, encoded in advance (see `TestWriter.prepare`). */
+/** Tests written by one call, encoded in advance (see `TestWriter.add`). */
 export interface Prepared {
   tests: number;
   batches: Batch[];
 }
 
+const prepared = (batches: Batch[]): Prepared => ({ tests: batches.reduce((n, b) => n + b.size, 0), batches });
+
 /**
  * The writes of one run inside one transaction, a chunk at a time; each call numbers its tests from the run's
  * highest `seq` on, one number per test handed over. `newRun`: the run was created by this transaction, so it holds
- * only the results this writer wrote: its tests can be encoded before the previous chunk is written (`prepare`,
- * then `send`). Any other run is asked which results it has (`write`).
+ * only the results this writer wrote: its tests are encoded as they are handed over (`add`, then `end`), a chunk
+ * while the previous one is written (`send`). Any other run is asked which results it has (`write`).
+ *
+ * A new run's tests are encoded at once, not gathered into a chunk first: a test's parsed report then lives only
+ * until its lines are written, not for a whole chunk. Gathered, they outlived the young generation's collections and
+ * were copied, then promoted, about 30 MB a 10,000-test report, which full collections had to free again.
  */
 export class TestWriter {
   /** The highest `seq` of the run's results (-1: none), read once, then kept as results are written. */
@@ -275,6 +331,8 @@ export class TestWriter {
    * heap V8 lets grow before collecting by several times as much).
    */
   private readonly written = new Set<number>();
+  /** A new run's chunk being encoded. */
+  private draft: Draft;
 
   constructor(
     private readonly client: PoolClient,
@@ -284,22 +342,48 @@ export class TestWriter {
     private readonly identities: TestIdentities = (projectId, tests) => writeTestIdentities(client, projectId, tests),
   ) {
     if (newRun) this.maxSeq = -1;
+    this.draft = new Draft(run);
   }
 
-  /** Encodes `tests` of a new run for `send` (no database work; a text the database cannot store throws here). */
-  async prepare(tests: NormTest[]): Promise<Prepared> {
-    if (!this.newRun) throw new Error('only the tests of a run this transaction created are encoded in advance');
-    let seq = this.maxSeq! + 1;
-    const batches: Batch[] = [];
-    for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
-      const chunk = tests.slice(start, start + CHUNK_SIZE);
-      batches.push(await this.encode(await this.collect(chunk, seq), (id) => this.written.has(keyOf(id))));
-      seq += chunk.length;
+  /**
+   * Encodes `tests` of a new run (no database work; a text the database cannot store throws here) and answers the
+   * chunks they completed, for `send`; the rest waits for more tests or for `end`.
+   */
+  async add(tests: NormTest[]): Promise<Prepared> {
+    if (!this.newRun) throw new Error('only the tests of a run this transaction created are encoded as they come');
+    const done: Batch[] = [];
+    for (const [i, t] of tests.entries()) {
+      if (i % SLICE === SLICE - 1) await breathe();
+      const d = this.draft;
+      const e = this.entryOf(t, this.maxSeq! + 1, d);
+      this.maxSeq = e.seq;
+      d.size++;
+      const key = keyOf(e.id);
+      // A test repeated in the report (or another result's key) is merged in SQL, after the COPY of its chunk.
+      d.add(e, !this.written.has(key));
+      this.written.add(key);
+      if (d.size === CHUNK_SIZE) {
+        done.push(d.batch());
+        this.draft = new Draft(this.run);
+      }
     }
-    return { tests: tests.length, batches };
+    return prepared(done);
   }
 
-  /** Writes what `prepare` encoded. */
+  /** The last chunk of a new run's tests (what `add` has not answered yet). */
+  end(): Prepared {
+    const d = this.draft;
+    this.draft = new Draft(this.run);
+    return prepared(d.size > 0 ? [d.batch()] : []);
+  }
+
+  /** `add` and `end`: `tests` encoded for `send`. */
+  async prepare(tests: NormTest[]): Promise<Prepared> {
+    const first = await this.add(tests);
+    return prepared([...first.batches, ...this.end().batches]);
+  }
+
+  /** Writes what `add`, `end` or `prepare` encoded. */
   async send(prepared: Prepared): Promise<IngestOutcome> {
     const outcome: IngestOutcome = { newResults: 0, tests: prepared.tests, linksQueued: 0 };
     for (const batch of prepared.batches) {
@@ -321,107 +405,69 @@ export class TestWriter {
     const outcome: IngestOutcome = { newResults: 0, tests: tests.length, linksQueued: 0 };
     for (let start = 0; start < tests.length; start += CHUNK_SIZE) {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
-      const entries = await this.collect(chunk, seq);
+      const draft = new Draft(this.run);
+      const entries = await this.collect(chunk, seq, draft);
+      draft.size = chunk.length;
       seq += chunk.length;
       const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
-        entries.entries.map((e) => e.id),
+        entries.map((e) => e.id),
       ]);
       const existing = new Set(rows.map((r) => r.id));
-      const out = await this.sendBatch(await this.encode(entries, (id) => existing.has(id)));
+      for (const [i, e] of entries.entries()) {
+        if (i % SLICE === SLICE - 1) await breathe();
+        const fresh = !existing.has(e.id);
+        draft.add(e, fresh);
+        if (fresh) this.maxSeq = Math.max(this.maxSeq, e.seq);
+      }
+      const out = await this.sendBatch(draft.batch());
       outcome.newResults += out.newResults;
       outcome.linksQueued += out.linksQueued;
     }
     return outcome;
   }
 
-  /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
-  private async collect(chunk: NormTest[], seqStart: number): Promise<Collected> {
+  /**
+   * A test as a result of the run numbered `seq` (ids, rules, the attempts it counts); its error group and manual case
+   * links go to `d`.
+   */
+  private entryOf(t: NormTest, seq: number, d: Draft): Entry {
     const { run } = this;
-    const entries = new Map<string, Entry>();
-    const groups = new Map<string, { id: string; fingerprint: string; message: string }>();
-    const links: Batch['links'] = [];
-    for (const [i, t] of chunk.entries()) {
-      if (i % SLICE === SLICE - 1) await breathe();
-      const testId = testIdOf(run.projectId, t.file, t.titlePath, t.projectName);
-      const resultId = resultIdOf(run.id, testId);
-      const fullTitle = fullTitleOf(t.titlePath);
-      // The error of the last attempt that failed names the group.
-      const failing = [...t.attempts].sort((a, b) => b.retry - a.retry).find((a) => a.errors.length > 0);
-      const message = failing?.errors[0]?.message;
-      let errorGroupId: string | null = null;
-      if (message) {
-        const fingerprint = fingerprintOf(message);
-        errorGroupId = errorGroupIdOf(run.projectId, fingerprint);
-        groups.set(errorGroupId, { id: errorGroupId, fingerprint, message: message.split('\n')[0]!.slice(0, 1000) });
-      }
-      let entry = entries.get(resultId);
-      if (!entry) {
-        let quarantined = false;
-        const tags = new Set(t.tags);
-        for (const r of this.rules) {
-          if (!r.matches({ file: t.file, fullTitle, tags: t.tags })) continue;
-          if (r.rule.operations.includes('quarantine')) quarantined = true;
-          if (r.rule.operations.includes('tag') && r.rule.tag) tags.add(r.rule.tag);
-        }
-        entry = {
-          id: resultId,
-          testId,
-          seq: seqStart + i,
-          test: t,
-          quarantined,
-          tags: [...tags],
-          errorGroupId,
-          attempts: [],
-          retries: new Set(),
-        };
-        entries.set(resultId, entry);
-      }
-      for (const a of t.attempts) {
-        if (entry.retries.has(a.retry)) continue;
-        entry.retries.add(a.retry);
-        entry.attempts.push(a);
-      }
-      for (const ref of manualCaseRefs(t.annotations, t.tags)) links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
+    const testId = testIdOf(run.projectId, t.file, t.titlePath, t.projectName);
+    const fullTitle = fullTitleOf(t.titlePath);
+    // The error of the last attempt that failed names the group.
+    let failing: NormAttempt | undefined;
+    for (const a of t.attempts) if (a.errors.length > 0 && (!failing || a.retry > failing.retry)) failing = a;
+    const message = failing?.errors[0]?.message;
+    let errorGroupId: string | null = null;
+    if (message) {
+      const fingerprint = fingerprintOf(message);
+      errorGroupId = errorGroupIdOf(run.projectId, fingerprint);
+      d.groups.set(errorGroupId, { id: errorGroupId, fingerprint, message: message.split('\n')[0]!.slice(0, 1000) });
     }
-    return { entries: [...entries.values()], groups: [...groups.values()], links };
+    let quarantined = false;
+    const tags = new Set(t.tags);
+    for (const r of this.rules) {
+      if (!r.matches({ file: t.file, fullTitle, tags: t.tags })) continue;
+      if (r.rule.operations.includes('quarantine')) quarantined = true;
+      if (r.rule.operations.includes('tag') && r.rule.tag) tags.add(r.rule.tag);
+    }
+    for (const ref of manualCaseRefs(t.annotations, t.tags)) d.links.push({ test_id: testId, case_ref: ref, full_title: fullTitle });
+    const attempts: NormAttempt[] = [];
+    addAttempts(attempts, t.attempts);
+    return { id: resultIdOf(run.id, testId), testId, seq, test: t, quarantined, tags: [...tags], errorGroupId, attempts };
   }
 
-  /**
-   * Tells new results from those of `known`, and encodes everything before the first statement (a text the database
-   * cannot store refuses the chunk whole). New results count as written from here on.
-   */
-  private async encode(c: Collected, known: (id: string) => boolean): Promise<Batch> {
-    const tests: Batch['tests'] = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
-    const fresh: Batch['fresh'] = { count: 0, results: new CopyData(), attempts: new CopyData() };
-    const merged: Entry[] = [];
-    for (const [i, e] of c.entries.entries()) {
-      if (i % SLICE === SLICE - 1) {
-        fresh.results.seal();
-        fresh.attempts.seal();
-        await breathe();
-      }
-      tests.ids.push(e.testId);
-      tests.files.push(storable(e.test.file));
-      tests.titlePaths.push(arrayLiteral(e.test.titlePath));
-      tests.names.push(storable(e.test.projectName));
-      tests.titles.push(fullTitleOf(e.test.titlePath));
-      if (known(e.id)) {
-        merged.push(e);
-        continue;
-      }
-      fresh.count++;
-      fresh.results.add(resultLine(e, this.run));
-      for (const a of e.attempts) fresh.attempts.add(attemptLine(e.id, this.run.id, a));
+  /** A chunk's results (the same test twice — repeatEach — is one result; its attempts merge, a repeated retry index dropped). */
+  private async collect(chunk: NormTest[], seqStart: number, d: Draft): Promise<Entry[]> {
+    const entries = new Map<string, Entry>();
+    for (const [i, t] of chunk.entries()) {
+      if (i % SLICE === SLICE - 1) await breathe();
+      const e = this.entryOf(t, seqStart + i, d);
+      const entry = entries.get(e.id);
+      if (entry) addAttempts(entry.attempts, e.attempts);
+      else entries.set(e.id, e);
     }
-    for (const e of c.entries) {
-      const written = !known(e.id);
-      if (written && this.newRun) this.written.add(keyOf(e.id));
-      // A new run's merged result may be new after all (another result's key): its number counts as taken too.
-      if (written || this.newRun) this.maxSeq = Math.max(this.maxSeq!, e.seq);
-    }
-    fresh.results.seal();
-    fresh.attempts.seal();
-    return { groups: c.groups, links: c.links, tests, fresh, merged };
+    return [...entries.values()];
   }
 
   private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
