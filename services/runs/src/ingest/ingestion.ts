@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { TestWriter, writeTestIdentities, type IngestOutcome } from '../store/ingest';
+import { KnownTests, TestWriter, writeTestIdentities, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -49,6 +49,9 @@ export interface StartBody {
 export type BatchReader = (sink: TestSink) => Promise<{ accepted: number; tests: number }>;
 
 export class Ingestion {
+  /** Test identities committed by this process's ingestions (each batch's commit on its own). */
+  private readonly knownTests = new KnownTests();
+
   constructor(private readonly w: Wiring) {}
 
   private answer(run: RunRow): RunAnswerJson {
@@ -94,7 +97,9 @@ export class Ingestion {
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
     // Identities commit on their own (alongside each batch, before this transaction ends): concurrent first uploads of
     // the same new tests do not wait for each other.
-    const writer = new TestWriter(c, run, rules, newRun, (projectId, tests) => writeTestIdentities(this.w.identities, projectId, tests));
+    const writer = new TestWriter(c, run, rules, newRun, (projectId, tests) =>
+      writeTestIdentities(this.w.identities, projectId, tests, this.knownTests),
+    );
     let inFlight: Promise<void> = Promise.resolve();
     /** Starts `write` once the write in flight is done. */
     const next = async (write: () => Promise<IngestOutcome>) => {

@@ -239,8 +239,54 @@ export interface TestRows {
  */
 export type TestIdentities = (projectId: string, tests: TestRows) => Promise<void>;
 
-/** Inserts the test identities the project does not have yet (never updated: see above). */
-export async function writeTestIdentities(db: Queryable, projectId: string, tests: TestRows): Promise<void> {
+/**
+ * Test identities this process has seen committed, at most `max` (the oldest forgotten first): an upload of tests the
+ * project has already (every CI run after the first) skips writing them again: a statement a chunk that cost the
+ * database 2–4 ms, and a 10,000-test upload about 4 % of its time. Identities are never updated or deleted, so one seen committed stays
+ * true; about 64 bytes each.
+ */
+export class KnownTests {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly max = 50_000) {}
+
+  /** The rows of `tests` not seen committed. */
+  unknown(tests: TestRows): TestRows {
+    const keep: number[] = [];
+    for (const [i, id] of tests.ids.entries()) if (!this.ids.has(id)) keep.push(i);
+    if (keep.length === tests.ids.length) return tests;
+    const pick = (column: string[]) => keep.map((i) => column[i]!);
+    return {
+      ids: pick(tests.ids),
+      files: pick(tests.files),
+      titlePaths: pick(tests.titlePaths),
+      names: pick(tests.names),
+      titles: pick(tests.titles),
+    };
+  }
+
+  /** Remembers `ids`, committed. */
+  add(ids: readonly string[]): void {
+    for (const id of ids) {
+      if (this.ids.has(id)) continue;
+      if (this.ids.size >= this.max) this.ids.delete(this.ids.values().next().value!);
+      // A copy of its own: an id is a slice of its 64-digit hash, which V8 would keep alive with it.
+      this.ids.add(Buffer.from(id, 'latin1').toString('latin1'));
+    }
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+}
+
+/**
+ * Inserts the test identities the project does not have yet (never updated: see above). With `known` (only when each
+ * call commits on its own), those seen committed before are left out, and those written are remembered.
+ */
+export async function writeTestIdentities(db: Queryable, projectId: string, all: TestRows, known?: KnownTests): Promise<void> {
+  const tests = known ? known.unknown(all) : all;
+  if (tests.ids.length === 0) return;
   await db.query(
     `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
      SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
@@ -248,6 +294,7 @@ export async function writeTestIdentities(db: Queryable, projectId: string, test
      ON CONFLICT (id) DO NOTHING`,
     [tests.ids, projectId, tests.files, tests.titlePaths, tests.names, tests.titles],
   );
+  known?.add(tests.ids);
 }
 
 /** A chunk's tests as the statements take them, encoded in advance (Node's work: ids, rules, aggregates, COPY text). */

@@ -10,7 +10,7 @@ import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
-import { TestWriter, writeTestIdentities, type TestIdentities } from '../../src/store/ingest';
+import { KnownTests, TestWriter, writeTestIdentities, type TestIdentities } from '../../src/store/ingest';
 import { deleteRun, insertRun } from '../../src/store/test-runs';
 import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
@@ -259,6 +259,36 @@ it('test identities commit apart: a second upload of the same new tests does not
   }
   const { rows } = await u.db.pool.query('SELECT count(*)::int AS n FROM tests WHERE project_id = $1 AND file = $2', [P, 'apart.spec.ts']);
   expect(rows[0].n).toBe(1);
+});
+
+it('test identities seen committed are not written again, and past its limit the cache forgets the oldest first', async () => {
+  const known = new KnownTests(2);
+  const idOf = (title: string) => testIdOf(P, 'known.spec.ts', [title], '');
+  const rows = (titles: string[]) => ({
+    ids: titles.map(idOf),
+    files: titles.map(() => 'known.spec.ts'),
+    titlePaths: titles.map((t) => `{"${t}"}`),
+    names: titles.map(() => ''),
+    titles,
+  });
+  const written: unknown[] = [];
+  const counting = {
+    query: (sql: string, params: unknown[]) => {
+      written.push(params[0]);
+      return u.w.identities.query(sql, params);
+    },
+  } as Queryable;
+  await writeTestIdentities(counting, P, rows(['a', 'b']), known);
+  await writeTestIdentities(counting, P, rows(['a', 'b']), known);
+  await writeTestIdentities(counting, P, rows(['b', 'c']), known);
+  expect(known.size).toBe(2);
+  await writeTestIdentities(counting, P, rows(['a', 'c']), known);
+  expect(written).toEqual([[idOf('a'), idOf('b')], [idOf('c')], [idOf('a')]]);
+  const { rows: stored } = await u.db.pool.query(
+    'SELECT title_path[1] AS title FROM tests WHERE project_id = $1 AND file = $2 ORDER BY 1',
+    [P, 'known.spec.ts'],
+  );
+  expect(stored.map((r) => r.title)).toEqual(['a', 'b', 'c']);
 });
 
 describe('texts the database cannot store', () => {
