@@ -6,8 +6,9 @@
  * and error from its attempts, as Playwright computes them) and COPYed once with its attempts (pg-copy-streams,
  * COPY's text format): Postgres parses each value once and writes each row once, with no JSON to unpack and no
  * second pass over the rows. A result the run already has (a re-sent batch, a retry reported in a later batch, a
- * test repeated in a later chunk of one report) is merged in SQL: it is upserted, its attempts are idempotent per
- * (test, retry), and its status/outcome is recomputed from all its attempts.
+ * test repeated in one report: a new run's tests are encoded one by one as they come) is merged in SQL, after its
+ * chunk's COPY: it is upserted, its attempts are idempotent per (test, retry), and its status/outcome is recomputed
+ * from all its attempts.
  *
  * Rows shared by the project (tests, error groups) are only ever inserted, never updated, here: an update would
  * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends. Test
@@ -241,9 +242,9 @@ export type TestIdentities = (projectId: string, tests: TestRows) => Promise<voi
 
 /**
  * Test identities this process has seen committed, at most `max` (the oldest forgotten first): an upload of tests the
- * project has already (every CI run after the first) skips writing them again: a statement a chunk that cost the
- * database 2–4 ms, and a 10,000-test upload about 4 % of its time. Identities are never updated or deleted, so one seen committed stays
- * true; about 64 bytes each.
+ * project has already (every CI run after the first) skips writing them again, a statement a chunk that cost the
+ * database 2–4 ms (a 10,000-test upload: about 4 % of its time). Identities are never updated or deleted, so one seen
+ * committed stays true. About 64 bytes each.
  */
 export class KnownTests {
   private readonly ids = new Set<string>();
