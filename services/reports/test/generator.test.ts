@@ -85,21 +85,25 @@ const principalOf = (t: Tenant): Principal => ({
 async function pendingReport(i: Instance, t: Tenant, patch: string): Promise<string> {
   const id = newId();
   const now = new Date();
-  await insertReport(i.pool, {
-    id,
-    projectId: t.projectId,
-    orgId: t.orgId,
-    projectName: 'Test project',
-    requestedBy: principalOf(t),
-    ...periodEnding(now, 7),
-    branch: '',
-    environment: '',
-    tags: [],
-    fileName: 'assay-test-project.pdf',
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + 30 * DAY_MS),
+  // One transaction: a worker must not take the report up between its insert and the patch (it did once in CI, and
+  // the report went ready after one attempt).
+  await withTransaction(i.pool, async (c) => {
+    await insertReport(c, {
+      id,
+      projectId: t.projectId,
+      orgId: t.orgId,
+      projectName: 'Test project',
+      requestedBy: principalOf(t),
+      ...periodEnding(now, 7),
+      branch: '',
+      environment: '',
+      tags: [],
+      fileName: 'assay-test-project.pdf',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 30 * DAY_MS),
+    });
+    await c.query(`UPDATE reports SET ${patch} WHERE id = $1`, [id]);
   });
-  await i.pool.query(`UPDATE reports SET ${patch} WHERE id = $1`, [id]);
   return id;
 }
 
