@@ -313,6 +313,7 @@ interface Batch {
 
 /** A batch being encoded, a result at a time. */
 class Draft {
+  /** Tests handed over into it (counted by `TestWriter.add`). */
   size = 0;
   private entries = 0;
   readonly groups = new Map<string, Batch['groups'][number]>();
@@ -455,7 +456,6 @@ export class TestWriter {
       const chunk = tests.slice(start, start + CHUNK_SIZE);
       const draft = new Draft(this.run);
       const entries = await this.collect(chunk, seq, draft);
-      draft.size = chunk.length;
       seq += chunk.length;
       const { rows } = await this.client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
         entries.map((e) => e.id),
