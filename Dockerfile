@@ -51,12 +51,15 @@ USER node
 # internal HTTP); the gateway PORT 8080 (public) and METRICS_PORT 9000.
 EXPOSE 7000 8080 9000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The V8 flags of every process (as NODE_FLAGS in packages/testkit/src/processes.ts): 8 MB young-generation
-# semi-spaces (V8's default grows them to 32 MB and keeps them: ~50 MB of idle RSS per process) and gc() for the
-# memory watchers (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle), and an
-# old generation that may grow to twice what survived its last full GC (NODE_FLAGS says why: V8's own factor can
-# leave a small heap marking without end).
+# The V8 flags of every process (NODE_FLAGS and SEMI_SPACE_MB in packages/testkit/src/processes.ts say why):
+# young-generation semi-spaces of SEMI_SPACE_MB, 8 MB but 32 for the runs image (skaffold.yaml), in NODE_OPTIONS, so
+# a container whose env sets NODE_OPTIONS must repeat it (charts/assay/ci/external-values.yaml does); V8's default
+# grows them to 32 MB and keeps them, ~50 MB of idle RSS a process. gc() for the memory watchers
+# (packages/service-kit/src/memory.ts: stream buffers, and giving memory back once idle), and an old generation
+# that may grow to twice what survived its last full GC (V8's own factor can leave a small heap marking without end).
 # glibc malloc: two arenas, freed memory at the top of the heap given back above 128 KiB, and blocks from 64 KiB (a
 # socket read's buffer) mapped on their own (MALLOC_ENV in processes.ts says why).
 ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 MALLOC_MMAP_THRESHOLD_=65536
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--expose-gc", "dist/main.js"]
+ARG SEMI_SPACE_MB=8
+ENV NODE_OPTIONS="--max-semi-space-size=${SEMI_SPACE_MB}"
+CMD ["node", "--heap-growing-percent=100", "--expose-gc", "dist/main.js"]

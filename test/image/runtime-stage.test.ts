@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import YAML from 'yaml';
 import {
   ADMIN,
   addressEnv,
@@ -24,7 +25,7 @@ import {
   envForProcess,
   freePorts,
   MALLOC_ENV,
-  NODE_FLAGS,
+  nodeFlagsOf,
   REPO_ROOT,
   SHARED_GATEWAY_RATE_LIMITS_ENV,
   testAdmin,
@@ -37,9 +38,23 @@ const run = promisify(execFile);
 /** The image's CMD and ENV: each process here starts exactly as its container does. */
 const DOCKERFILE = fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
 const IMAGE_CMD: string[] = JSON.parse(/^CMD (\[.*\])$/m.exec(DOCKERFILE)![1]!);
-const IMAGE_ENV = Object.fromEntries(
-  [...DOCKERFILE.matchAll(/^ENV (.*)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => kv.split('=') as [string, string])),
+const IMAGE_ENV: Record<string, string> = Object.fromEntries(
+  [...DOCKERFILE.matchAll(/^ENV (.*)$/gm)].flatMap((m) =>
+    m[1]!.split(/\s+/).map((kv) => {
+      const at = kv.indexOf('=');
+      return [kv.slice(0, at), kv.slice(at + 1).replace(/^"(.*)"$/, '$1')];
+    }),
+  ),
 );
+/** The image's NODE_OPTIONS for `workspace`: the Dockerfile's, with the SEMI_SPACE_MB that skaffold.yaml builds it with. */
+const SKAFFOLD_ARTIFACTS: { docker: { buildArgs: Record<string, string> } }[] = YAML.parse(
+  fs.readFileSync(path.join(REPO_ROOT, 'skaffold.yaml'), 'utf8'),
+).build.artifacts;
+function imageNodeOptions(workspace: string): string {
+  const args = SKAFFOLD_ARTIFACTS.find((a) => a.docker.buildArgs.WORKSPACE === workspace)!.docker.buildArgs;
+  const semiSpace = args.SEMI_SPACE_MB ?? /^ARG SEMI_SPACE_MB=(\d+)$/m.exec(DOCKERFILE)![1]!;
+  return IMAGE_ENV.NODE_OPTIONS!.replace('${SEMI_SPACE_MB}', semiSpace);
+}
 const STAGE = path.join(REPO_ROOT, 'scripts', 'image', 'stage.sh');
 jest.setTimeout(180_000);
 
@@ -124,7 +139,11 @@ async function startFrom(
     },
   );
   if (migrate !== 0) return { ready: false, exitCode: migrate, log };
-  const child = spawn(process.execPath, IMAGE_CMD.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, IMAGE_CMD.slice(1), {
+    cwd,
+    env: { ...env, NODE_OPTIONS: imageNodeOptions(workspace) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -149,8 +168,11 @@ async function startFrom(
 }
 
 describe('each process starts from its runtime stage alone (NODE_ENV=production)', () => {
-  it("starts node with the test system's V8 flags (memory: service-kit memory.ts)", () => {
-    expect(IMAGE_CMD).toEqual(['node', ...NODE_FLAGS, 'dist/main.js']);
+  it.each(PROCESSES)("$name: starts node with the test system's V8 flags (memory: service-kit memory.ts)", ({ workspace }) => {
+    expect(IMAGE_CMD.at(0)).toBe('node');
+    expect(IMAGE_CMD.at(-1)).toBe('dist/main.js');
+    const flags = [...imageNodeOptions(workspace).split(' '), ...IMAGE_CMD.slice(1, -1)];
+    expect(flags.sort()).toEqual([...nodeFlagsOf(workspace)].sort());
   });
 
   it("runs with the test system's malloc settings (MALLOC_ENV)", () => {

@@ -16,9 +16,9 @@ export interface ManagedProcess {
 }
 
 /**
- * V8 flags every process starts with, here as in the image's CMD (Dockerfile). By default V8 lets the young
- * generation grow to 2 × 32 MB semi-spaces on a machine this size and keeps them: ~50 MB of each process's idle
- * RSS (the gateway 194 → 145 MB). `--expose-gc` lets the stream-buffer collector run (service-kit memory.ts).
+ * V8 flags every process starts with, here as in the image (Dockerfile: its CMD, and NODE_OPTIONS for the semi-spaces,
+ * which SEMI_SPACE_MB below raises for some). By default V8 lets the young generation grow to 2 × 32 MB semi-spaces
+ * on a machine this size and keeps them: ~50 MB of each process's idle RSS (the gateway 194 → 145 MB). `--expose-gc` lets the stream-buffer collector run (service-kit memory.ts).
  * `--heap-growing-percent=100`: after a full GC the old generation may grow to twice what survived (plus 8 MB).
  * V8's own factor falls to 1.1 when its GCs look cheap against a light allocation rate, which leaves less room
  * below the limit than the young generation's capacity, the point at which V8 starts marking again: a steadily
@@ -27,6 +27,27 @@ export interface ManagedProcess {
  * per 200 requests against 4–6). Twice the survivors keeps the memory goals (`make bench BENCH=ingest-memory`).
  */
 export const NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=100', '--expose-gc'];
+
+/**
+ * Young-generation semi-spaces (MB) of the processes that take other than NODE_FLAGS' 8. The image takes the value as
+ * its build argument SEMI_SPACE_MB (skaffold.yaml), into NODE_OPTIONS (Dockerfile).
+ *   - services/runs, 32: an ingestion allocates about 175 MB a 10,000-test report (parsed tests, COPY text), nearly
+ *     all of it dead within a chunk. With 8 MB semi-spaces about 30 scavenges an upload each copied the chunk in
+ *     progress and promoted part of it, for full GCs to free. A/B on `make up` (medians of sets of five uploads): the
+ *     runs service's CPU an upload 10–20 % less; 50,000-test uploads 1.31–1.32 s against 1.43–1.54, 10,000-test ones
+ *     0.285–0.318 s against 0.289–0.315 (0.311–0.321 against 0.347–0.366 while the writer gave way every 100 tests,
+ *     not 10: store/ingest.ts). Its peak RSS under three 61 MiB reports 212–232 MiB against 166, idle 111–112
+ *     against 107 (`make bench BENCH=ingest-memory`).
+ */
+export const SEMI_SPACE_MB: Readonly<Record<string, number>> = { 'services/runs': 32 };
+
+/** The V8 flags of the process in workspace `dir` (NODE_FLAGS, with its SEMI_SPACE_MB). */
+export function nodeFlagsOf(dir: string): string[] {
+  const mb = SEMI_SPACE_MB[dir];
+  return mb === undefined
+    ? NODE_FLAGS
+    : NODE_FLAGS.map((f) => (f.startsWith('--max-semi-space-size=') ? `--max-semi-space-size=${mb}` : f));
+}
 
 /**
  * glibc malloc settings every process starts with, here as in the image (Dockerfile ENV): two arenas instead of up to
@@ -51,7 +72,7 @@ export function startProcess(opts: {
   fs.mkdirSync(opts.logDir, { recursive: true });
   const logFile = path.join(opts.logDir, `${opts.name}.log`);
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...NODE_FLAGS, 'dist/main.js', ...(opts.args ?? [])], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(opts.dir), 'dist/main.js', ...(opts.args ?? [])], {
     cwd: path.join(REPO_ROOT, opts.dir),
     env: { ...MALLOC_ENV, ...opts.env },
     stdio: ['ignore', out, out],
