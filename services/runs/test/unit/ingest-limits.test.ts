@@ -128,6 +128,46 @@ describe('reading a Playwright report as a stream', () => {
     expect(res.json().error.message).toContain(message);
   });
 
+  it.each([
+    ['a step that is not an object', [{ title: 'a', steps: [1] }], [{ title: 'a', steps: [] }], 'steps[0].steps[0]', 'must be an object'],
+    [
+      'a title that is not a string',
+      [{ title: 'a' }, { title: 'b', steps: [{ title: 'c' }, { title: 5 }] }],
+      [{ title: 'a' }, { title: 'b', steps: [{ title: 'c' }, { title: 'e' }] }],
+      'steps[1].steps[1].title',
+      'must be a string',
+    ],
+    [
+      'a negative duration',
+      [{ title: 'a', duration: -1 }],
+      [{ title: 'a', duration: 1 }],
+      'steps[0].duration',
+      'must be a non-negative number',
+    ],
+    [
+      'a step error without its message',
+      [{ title: 'a', error: { message: 7 } }],
+      [{ title: 'a', error: { message: 'm' } }],
+      'steps[0].error.message',
+      'must be a string',
+    ],
+  ])('refuses a step tree with %s at the step (its paths are built only then)', async (_what, wrong, right, where, message) => {
+    const report = (tree: unknown) =>
+      JSON.stringify({
+        suites: [suite('a.spec.ts', [{ title: 't', tests: [{ projectName: 'p', results: [{ status: 'passed', steps: tree }] }] }])],
+      });
+    const at = `body.suites[0].specs[0].tests[0].results[0].${where}`;
+    expect((await failure(readAll([report(wrong)]))).paths).toEqual([at]);
+    const res = await post('/playwright', report(wrong));
+    expect(refusal(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', path: at });
+    expect(res.json().error.message).toContain(message);
+    // The same tree made right is read whole.
+    type Step = { title: string; steps?: Step[] };
+    const titles = (tree: Step[]): unknown[] => tree.map((st) => [st.title, titles(st.steps ?? [])]);
+    const { tests } = await readAll([report(right)]);
+    expect(titles(tests[0]!.attempts[0]!.steps)).toEqual(titles(right as Step[]));
+  });
+
   it('refuses suites nested deeper than the limit, and any JSON nested absurdly deep, with 400 (never a crash)', async () => {
     let nested: Record<string, unknown> = { title: 'leaf', specs: [spec('t')] };
     for (let i = 0; i < REPORT_SHAPE_LIMITS.maxSuiteDepth; i++) nested = { title: `s${i}`, suites: [nested] };
