@@ -46,10 +46,10 @@ const IMAGE_ENV: Record<string, string> = Object.fromEntries(
     }),
   ),
 );
-/** The image's NODE_OPTIONS for `workspace`: the Dockerfile's, with the SEMI_SPACE_MB that skaffold.yaml builds it with. */
 const SKAFFOLD_ARTIFACTS: { docker: { buildArgs: Record<string, string> } }[] = YAML.parse(
   fs.readFileSync(path.join(REPO_ROOT, 'skaffold.yaml'), 'utf8'),
 ).build.artifacts;
+/** The image's NODE_OPTIONS for `workspace`: the Dockerfile's, with the SEMI_SPACE_MB skaffold.yaml builds it with. */
 function imageNodeOptions(workspace: string): string {
   const args = SKAFFOLD_ARTIFACTS.find((a) => a.docker.buildArgs.WORKSPACE === workspace)!.docker.buildArgs;
   const semiSpace = args.SEMI_SPACE_MB ?? /^ARG SEMI_SPACE_MB=(\d+)$/m.exec(DOCKERFILE)![1]!;

@@ -18,7 +18,8 @@ export interface ManagedProcess {
 /**
  * V8 flags every process starts with, here as in the image (Dockerfile: its CMD, and NODE_OPTIONS for the semi-spaces,
  * which SEMI_SPACE_MB below raises for some). By default V8 lets the young generation grow to 2 × 32 MB semi-spaces
- * on a machine this size and keeps them: ~50 MB of each process's idle RSS (the gateway 194 → 145 MB). `--expose-gc` lets the stream-buffer collector run (service-kit memory.ts).
+ * on a machine this size and keeps them: ~50 MB of each process's idle RSS (the gateway 194 → 145 MB). `--expose-gc`
+ * lets the stream-buffer collector run (service-kit memory.ts).
  * `--heap-growing-percent=100`: after a full GC the old generation may grow to twice what survived (plus 8 MB).
  * V8's own factor falls to 1.1 when its GCs look cheap against a light allocation rate, which leaves less room
  * below the limit than the young generation's capacity, the point at which V8 starts marking again: a steadily

@@ -70,8 +70,8 @@ const textArray = (a: readonly string[]) => text(arrayLiteral(a));
 const arrayLiteral = (a: readonly string[]) => `{${a.map((s) => `"${storable(s).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /**
- * Encoding a chunk takes the only thread ~25 ms: it gives way every SLICE tests (about a quarter of a millisecond), so
- * the replies of the chunk being written meanwhile are answered at once: the database waits for its next statement
+ * Encoding a chunk takes the only thread ~20–25 ms: it gives way every SLICE tests (about a quarter of a millisecond),
+ * so the replies of the chunk being written meanwhile are answered at once: the database waits for its next statement
  * until they are. Every 100 tests, a 50,000-test upload took 10–15 % longer (`make up`, A/B).
  */
 const SLICE = 10;
@@ -80,8 +80,9 @@ const SEAL_EVERY = 100;
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Lines of COPY text gathered as bytes SEAL_EVERY tests at a time: a chunk's text joined into one string (~0.5 MB) would be
- * allocated among V8's large objects, which only a full collection frees — a 60 MiB report left ~60 MB of them.
+ * Lines of COPY text gathered as bytes SEAL_EVERY tests at a time: a chunk's text joined into one string (~0.5 MB)
+ * would be allocated among V8's large objects, which only a full collection frees — a 60 MiB report left ~60 MB of
+ * them.
  */
 class CopyData {
   readonly pieces: Buffer[] = [];
