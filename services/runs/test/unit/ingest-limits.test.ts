@@ -266,6 +266,27 @@ describe('bodies over 1 MiB wait on disk, a limited number at once', () => {
     await small.dispose();
   });
 
+  it('writes a body of many chunks to its file in order while reading on, and leaves no file when the body fails midway', async () => {
+    const chunkOf = (i: number) => Buffer.alloc(64 * 1024, i % 251);
+    async function* body(n: number, failAt?: number) {
+      for (let i = 0; i < n; i++) {
+        if (i === failAt) throw new Error('connection reset');
+        await new Promise(setImmediate);
+        yield chunkOf(i);
+      }
+    }
+    const opts = { limit: 64 * 1024 * 1024, dir: spoolDir, diskSlots: new Slots(1) };
+    const big = await spoolBody(body(200), opts);
+    const [file] = fs.readdirSync(spoolDir);
+    expect(fs.readFileSync(path.join(spoolDir, file!)).equals(Buffer.concat(Array.from({ length: 200 }, (_, i) => chunkOf(i))))).toBe(true);
+    expect(big.size).toBe(200 * 64 * 1024);
+    await big.dispose();
+    await expect(spoolBody(body(200, 100), opts)).rejects.toThrow('connection reset');
+    expect(fs.readdirSync(spoolDir)).toEqual([]);
+    // Its disk slot was given back.
+    await (await spoolBody(body(20), opts)).dispose();
+  });
+
   it('refuses a body over the limit while reading it (413), leaving no file', async () => {
     const err = await spoolBody([Buffer.alloc(SPOOL_MEMORY_BYTES + 10), Buffer.alloc(100)], {
       limit: SPOOL_MEMORY_BYTES + 50,
