@@ -430,13 +430,7 @@ export class TestWriter {
     return prepared(d.size > 0 ? [d.batch()] : []);
   }
 
-  /** `add` and `end`: `tests` encoded for `send`. */
-  async prepare(tests: NormTest[]): Promise<Prepared> {
-    const first = await this.add(tests);
-    return prepared([...first.batches, ...this.end().batches]);
-  }
-
-  /** Writes what `add`, `end` or `prepare` encoded. */
+  /** Writes what `add` or `end` encoded. */
   async send(prepared: Prepared): Promise<IngestOutcome> {
     const outcome: IngestOutcome = { newResults: 0, tests: prepared.tests, linksQueued: 0 };
     for (const batch of prepared.batches) {
@@ -447,9 +441,9 @@ export class TestWriter {
     return outcome;
   }
 
-  /** Encodes and writes `tests`, chunk by chunk, asking the run which results it has. */
+  /** Encodes and writes `tests` of a run this transaction did not create, chunk by chunk, asking which results it has. */
   async write(tests: NormTest[]): Promise<IngestOutcome> {
-    if (this.newRun) return this.send(await this.prepare(tests));
+    if (this.newRun) throw new Error("a new run's tests are encoded as they come: add, end, then send");
     if (this.maxSeq === undefined) {
       const { rows } = await this.client.query('SELECT coalesce(max(seq), -1)::int AS max FROM results WHERE run_id = $1', [this.run.id]);
       this.maxSeq = rows[0].max as number;

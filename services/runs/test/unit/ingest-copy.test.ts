@@ -207,6 +207,13 @@ const newRun = (db: Queryable) =>
     { counter: false },
   );
 
+/** Writes `tests` into a new run as an ingestion does (encoded as they come, the rest at the end); its new results. */
+async function writeNew(w: TestWriter, tests: NormTest[]): Promise<number> {
+  const completed = await w.send(await w.add(tests));
+  const last = await w.send(w.end());
+  return completed.newResults + last.newResults;
+}
+
 it('a new run keeps a small key per result it wrote: a second result with the same key is merged in SQL, written and counted', async () => {
   const run = await newRun(u.db.pool);
   // Two titles whose result ids share their first 30 bits (found by trying: about 2^15 tries).
@@ -223,9 +230,7 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
   const test = (title: string, status: 'passed' | 'failed') => normTest('key.spec.ts', title, [status]);
   const counts = await withTransaction(u.db.pool, async (c) => {
     const w = new TestWriter(c, run, [], true);
-    const first = await w.send(await w.prepare([test(pair![0], 'passed')]));
-    const second = await w.send(await w.prepare([test(pair![1], 'failed')]));
-    return [first.newResults, second.newResults];
+    return [await writeNew(w, [test(pair![0], 'passed')]), await writeNew(w, [test(pair![1], 'failed')])];
   });
   expect(counts).toEqual([1, 1]);
   const { rows } = await u.db.pool.query(
@@ -245,7 +250,7 @@ it('test identities commit apart: a second upload of the same new tests does not
   const upload = async (c: PoolClient) => {
     const run = await newRun(c);
     const w = new TestWriter(c, run, [], true, apart);
-    return (await w.send(await w.prepare(tests))).newResults;
+    return writeNew(w, tests);
   };
   const first = await u.db.pool.connect();
   try {
@@ -397,7 +402,7 @@ it("a run's deletion takes its results and attempts with it (a statement trigger
       withTransaction(u.db.pool, async (c) => {
         const run = await newRun(c);
         const w = new TestWriter(c, run, [], true);
-        await w.send(await w.prepare(tests));
+        await writeNew(w, tests);
         return run.id;
       }),
     ),
