@@ -1,8 +1,8 @@
 /**
  * boundMemory's watchers (src/memory.ts), each in a child process of its own (the watchers are per process and
  * need --expose-gc): a heap grown by a burst of allocations is given back once the loop is idle, and not while
- * the loop is busy or a stream passes; the stream-buffer watcher forces collections while a stream passes
- * (`streamPassing`), and only then.
+ * the loop is busy or a stream passes, and so are malloc's free blocks under a live one; the stream-buffer watcher
+ * forces collections while a stream passes (`streamPassing`), and only then.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -42,6 +42,28 @@ test('an idle process gives the pages of its dropped objects back', async () => 
 test('a busy process is left alone', async () => {
   const { grown, after } = await measure(true);
   expect(grown - after).toBeLessThan(20 * MB);
+});
+
+/**
+ * Fills malloc's heap with 64 MiB of buffers (32 KiB blocks, as socket reads leave them), keeps one block allocated
+ * after them and drops the others; then idle for 1.5 s. With the image's malloc settings (MALLOC_ENV in the testkit).
+ */
+const mallocChild = `
+  const { boundMemory } = require(${JSON.stringify(MEMORY_JS)});
+  boundMemory({ idleCheckMs: 200 });
+  let blocks = [];
+  for (let i = 0; i < 2048; i++) blocks.push(Buffer.allocUnsafeSlow(32 * 1024).fill(i));
+  const above = Buffer.allocUnsafeSlow(32 * 1024).fill(1);
+  blocks = null;
+  const grown = process.memoryUsage.rss();
+  setTimeout(() => console.log(JSON.stringify({ grown, after: process.memoryUsage.rss(), above: above.length })), 1500);
+`;
+
+test("an idle process gives back malloc's free blocks, also under a block still in use", async () => {
+  const env = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '65536' };
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--max-semi-space-size=8', '-e', mallocChild], { env });
+  const { grown, after } = JSON.parse(stdout) as { grown: number; after: number };
+  expect(grown - after).toBeGreaterThan(40 * MB);
 });
 
 /**
