@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MALLOC_ENV } from '@assay/testkit';
 
 const MEMORY_JS = path.join(__dirname, '..', '..', 'dist', 'memory.js');
 
@@ -46,7 +47,7 @@ test('a busy process is left alone', async () => {
 
 /**
  * Fills malloc's heap with 64 MiB of buffers (32 KiB blocks, as socket reads leave them), keeps one block allocated
- * after them and drops the others; then idle for 1.5 s. With the image's malloc settings (MALLOC_ENV in the testkit).
+ * after them and drops the others; then idle for 1.5 s. With the image's malloc settings (the testkit's MALLOC_ENV).
  */
 const mallocChild = `
   const { boundMemory } = require(${JSON.stringify(MEMORY_JS)});
@@ -60,7 +61,7 @@ const mallocChild = `
 `;
 
 test("an idle process gives back malloc's free blocks, also under a block still in use", async () => {
-  const env = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '65536' };
+  const env = { ...process.env, ...MALLOC_ENV };
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--max-semi-space-size=8', '-e', mallocChild], { env });
   const { grown, after } = JSON.parse(stdout) as { grown: number; after: number };
   expect(grown - after).toBeGreaterThan(40 * MB);
