@@ -4,10 +4,12 @@
  *
  * Each socket read allocates a new 64 KiB buffer. A stream allocates so little on the JS heap per buffer that the
  * young generation rarely fills, so V8 frees the buffers only when their external memory has grown by ~64 MB:
- * a 500 MB upload grew both the gateway and runs by 70–80 MB. While a stream passes (`streamPassing`), every 50 ms,
+ * a 500 MB upload grew both the gateway and runs by 70–80 MB. While a stream passes (`streamPassing`), every 20 ms,
  * if array buffers grew by more than 4 MiB since the last look, a minor GC (a scavenge, about a millisecond) frees
  * those already dropped: the same upload then grows each process by about 20 MB, and runs faster
- * (`make bench BENCH=artifact-memory`). Buffers that outlive two minor GCs (held while a slower destination catches
+ * (`make bench BENCH=artifact-memory`). Not 50 ms: on loopback a download comes in bursts of 400–600 MB/s, and
+ * Node's HTTP client allocates each body chunk twice (the socket's read and the parser's copy), so the gateway's
+ * buffers grew by 40–60 MB between two looks and a 500 MB download peaked at 161–175 MB (130–143 at 20 ms). Buffers that outlive two minor GCs (held while a slower destination catches
  * up, e.g. lib-storage's 8 MiB S3 parts, which grew runs by 74 MB) are old and only a full GC frees them: when what
  * survives the minor GCs has grown by 8 MiB since the last full one, a full GC (tens of milliseconds).
  * Only while a stream passes: the buffers of ordinary answers (a 380 KiB analytics list crossing the gateway leaves
@@ -19,7 +21,7 @@
  */
 import { performance } from 'node:perf_hooks';
 
-const INTERVAL_MS = 50;
+const INTERVAL_MS = 20;
 const GROWTH_BYTES = 4 << 20;
 const OLD_GROWTH_BYTES = 8 << 20;
 
