@@ -18,8 +18,11 @@ import type { Plan } from './store/usage';
 
 export interface Wiring {
   pool: Pool;
-  /** Test identities, each batch committed on its own while an ingestion's transaction holds a connection of `pool`. */
-  identities: Pool;
+  /**
+   * Rows the project shares (test identities, error groups), each batch's committed on its own while an ingestion's
+   * transaction holds a connection of `pool`.
+   */
+  sharedRows: Pool;
   config: RunsConfig;
   logger: Logger;
   links: Links;
@@ -48,7 +51,7 @@ export function wire(ctx: ServiceContext<RunsConfig>, overrides: Overrides = {})
   const listeners = { events: [] as (() => void)[], links: [] as (() => void)[] };
   const w: Omit<Wiring, 'artifacts'> = {
     pool: ctx.pool,
-    identities: companionPool(ctx.pool, 2, ctx.logger),
+    sharedRows: companionPool(ctx.pool, 2, ctx.logger),
     config,
     logger: ctx.logger,
     links: new Links(config.PUBLIC_UI_URL),

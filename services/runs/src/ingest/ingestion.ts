@@ -27,7 +27,7 @@ import {
   type RunRow,
   type RunSource,
 } from '../store/test-runs';
-import { KnownTests, TestWriter, writeTestIdentities, type IngestOutcome } from '../store/ingest';
+import { KnownTests, TestWriter, writeSharedRows, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
@@ -95,10 +95,10 @@ export class Ingestion {
     const rules = (await activeRules(c, run.projectId, now)).map(compileRule);
     const quarantine = rules.filter((r) => r.rule.operations.includes('quarantine'));
     const total = { newResults: 0, tests: 0, linksQueued: 0, durationMs: 0, quarantined: [] as TestRefJson[] };
-    // Identities commit on their own (alongside each batch, before this transaction ends): concurrent first uploads of
-    // the same new tests do not wait for each other.
-    const writer = new TestWriter(c, run, rules, newRun, (projectId, tests) =>
-      writeTestIdentities(this.w.identities, projectId, tests, this.knownTests),
+    // Shared rows commit on their own (alongside each batch, before this transaction ends): concurrent first uploads
+    // of the same new tests or failures do not wait for each other.
+    const writer = new TestWriter(c, run, rules, newRun, (projectId, rows) =>
+      writeSharedRows(this.w.sharedRows, projectId, rows, this.knownTests),
     );
     let inFlight: Promise<void> = Promise.resolve();
     /** Starts `write` once the write in flight is done. */

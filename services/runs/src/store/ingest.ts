@@ -11,9 +11,10 @@
  * from all its attempts.
  *
  * Rows shared by the project (tests, error groups) are only ever inserted, never updated, here: an update would
- * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends. Test
- * identities can be committed apart (`TestIdentities`): an insert waits for any other transaction that inserted
- * the same row, so two first uploads of the same new tests would otherwise run one after the other.
+ * lock a row every concurrent upload of the project touches until this (possibly long) transaction ends. They can be
+ * committed apart (`SharedRowsSink`): an insert waits for any other transaction that inserted the same row, so two
+ * first uploads of the same new tests or failures would otherwise run one after the other (and two that met the same
+ * new rows in opposite orders, in different chunks, would deadlock).
  */
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -237,12 +238,50 @@ export interface TestRows {
   titles: string[];
 }
 
+/** An error group as `writeErrorGroups` takes it (its id derives from the project and the fingerprint). */
+export interface ErrorGroupRow {
+  id: string;
+  fingerprint: string;
+  message: string;
+}
+
+/** A chunk's rows shared by the project: its test identities and the error groups of its failures. */
+export interface SharedRows {
+  tests: TestRows;
+  groups: ErrorGroupRow[];
+}
+
 /**
- * Where a writer's test identities go: by default the writer's own transaction; an ingestion commits them apart, while
- * its transaction writes the batch's results and before it ends (identities without results are what a deleted run
- * leaves: nothing reads them as half-written).
+ * Where a writer's shared rows go: by default the writer's own transaction; an ingestion commits them apart, while
+ * its transaction writes the batch's results and before it ends (identities and groups without results are what a
+ * deleted run leaves: nothing reads them as half-written).
  */
-export type TestIdentities = (projectId: string, tests: TestRows) => Promise<void>;
+export type SharedRowsSink = (projectId: string, rows: SharedRows) => Promise<void>;
+
+/** Writes a chunk's shared rows (`known`: the test identities seen committed, when each call commits on its own). */
+export async function writeSharedRows(db: Queryable, projectId: string, rows: SharedRows, known?: KnownTests): Promise<void> {
+  await writeTestIdentities(db, projectId, rows.tests, known);
+  await writeErrorGroups(db, projectId, rows.groups);
+}
+
+/**
+ * Inserts the error groups the project does not have yet (never updated: see above), in id order, so that two
+ * statements meeting the same new groups wait for each other in one order only (a deadlock otherwise). No conflict
+ * target: both the id and (project_id, fingerprint) are unique, and naming one left the other to a plain unique
+ * check, which failed the second of two concurrent inserts of a new group with a duplicate id (a 500) instead of
+ * skipping its row.
+ */
+export async function writeErrorGroups(db: Queryable, projectId: string, groups: ErrorGroupRow[]): Promise<void> {
+  if (groups.length === 0) return;
+  await db.query(
+    `INSERT INTO error_groups (id, project_id, fingerprint, message)
+     SELECT x.id, $2, x.fingerprint, x.message
+       FROM unnest($1::text[], $3::text[], $4::text[]) AS x(id, fingerprint, message)
+      ORDER BY x.id
+     ON CONFLICT DO NOTHING`,
+    [groups.map((g) => g.id), projectId, groups.map((g) => g.fingerprint), groups.map((g) => g.message)],
+  );
+}
 
 /**
  * Test identities this process has seen committed, at most `max` (the oldest forgotten first): an upload of tests the
@@ -286,7 +325,8 @@ export class KnownTests {
 }
 
 /**
- * Inserts the test identities the project does not have yet (never updated: see above). With `known` (only when each
+ * Inserts the test identities the project does not have yet (never updated: see above), in id order (as error groups,
+ * below: two uploads of the same new tests in another order would otherwise deadlock). With `known` (only when each
  * call commits on its own), those seen committed before are left out, and those written are remembered.
  */
 export async function writeTestIdentities(db: Queryable, projectId: string, all: TestRows, known?: KnownTests): Promise<void> {
@@ -296,6 +336,7 @@ export async function writeTestIdentities(db: Queryable, projectId: string, all:
     `INSERT INTO tests (id, project_id, file, title_path, project_name, full_title)
      SELECT x.id, $2, x.file, x.title_path::text[], x.project_name, x.full_title
        FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(id, file, title_path, project_name, full_title)
+      ORDER BY x.id
      ON CONFLICT (id) DO NOTHING`,
     [tests.ids, projectId, tests.files, tests.titlePaths, tests.names, tests.titles],
   );
@@ -306,7 +347,7 @@ export async function writeTestIdentities(db: Queryable, projectId: string, all:
 interface Batch {
   /** Tests handed over into it. */
   size: number;
-  groups: { id: string; fingerprint: string; message: string }[];
+  groups: ErrorGroupRow[];
   links: { test_id: string; case_ref: string; full_title: string }[];
   tests: TestRows;
   /** Results new to the run and their attempts, as COPY data (bytes: the tests they came from are dropped at once). */
@@ -320,7 +361,7 @@ class Draft {
   /** Tests handed over into it (counted by `TestWriter.add`). */
   size = 0;
   private entries = 0;
-  readonly groups = new Map<string, Batch['groups'][number]>();
+  readonly groups = new Map<string, ErrorGroupRow>();
   readonly links: Batch['links'] = [];
   private readonly tests: TestRows = { ids: [], files: [], titlePaths: [], names: [], titles: [] };
   private readonly fresh: Batch['fresh'] = { count: 0, results: new CopyData(), attempts: new CopyData() };
@@ -392,7 +433,7 @@ export class TestWriter {
     private readonly run: { id: string; projectId: string },
     private readonly rules: CompiledRule[],
     private readonly newRun: boolean,
-    private readonly identities: TestIdentities = (projectId, tests) => writeTestIdentities(client, projectId, tests),
+    private readonly shared: SharedRowsSink = (projectId, rows) => writeSharedRows(client, projectId, rows),
   ) {
     if (newRun) this.maxSeq = -1;
     this.draft = new Draft(run);
@@ -518,18 +559,9 @@ export class TestWriter {
 
   private async sendBatch(b: Batch): Promise<{ newResults: number; linksQueued: number }> {
     const { client, run } = this;
-    // Committed apart (on another connection), identities are written while this transaction writes the results.
-    const identities = this.identities(run.projectId, b.tests);
-    identities.catch(() => undefined);
-    if (b.groups.length > 0) {
-      await client.query(
-        `INSERT INTO error_groups (id, project_id, fingerprint, message)
-         SELECT x.id, $2, x.fingerprint, x.message
-           FROM jsonb_to_recordset($1::jsonb) AS x(id text, fingerprint text, message text)
-         ON CONFLICT (project_id, fingerprint) DO NOTHING`,
-        [JSON.stringify(b.groups), run.projectId],
-      );
-    }
+    // Committed apart (on another connection), shared rows are written while this transaction writes the results.
+    const shared = this.shared(run.projectId, { tests: b.tests, groups: b.groups });
+    shared.catch(() => undefined);
     await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
     await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
     const mergedNew = b.merged.length > 0 ? await this.merge(b.merged) : 0;
@@ -544,7 +576,7 @@ export class TestWriter {
       );
       linksQueued = rowCount ?? 0;
     }
-    await identities;
+    await shared;
     return { newResults: b.fresh.count + mergedNew, linksQueued };
   }
 

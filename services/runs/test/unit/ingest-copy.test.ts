@@ -10,7 +10,7 @@ import { encodePrincipal, PRINCIPAL_HEADER } from '@assay/service-kit';
 import { resultIdOf, testIdOf } from '../../src/domain/identity';
 import { normalizeMetadata, type NormTest } from '../../src/ingest/normalize';
 import { readPlaywrightReport, readResultBatch } from '../../src/ingest/stream';
-import { KnownTests, TestWriter, writeTestIdentities, type TestIdentities } from '../../src/store/ingest';
+import { KnownTests, TestWriter, writeSharedRows, writeTestIdentities, type SharedRowsSink } from '../../src/store/ingest';
 import { deleteRun, insertRun } from '../../src/store/test-runs';
 import { httpApp, runsUnit, writer, type RunsUnit } from './support';
 
@@ -246,7 +246,7 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
 
 it('test identities commit apart: a second upload of the same new tests does not wait for the first to end', async () => {
   const tests = [normTest('apart.spec.ts', 'new', ['passed'])];
-  const apart: TestIdentities = (projectId, rows) => writeTestIdentities(u.w.identities, projectId, rows);
+  const apart: SharedRowsSink = (projectId, rows) => writeSharedRows(u.w.sharedRows, projectId, rows);
   const upload = async (c: PoolClient) => {
     const run = await newRun(c);
     const w = new TestWriter(c, run, [], true, apart);
@@ -266,6 +266,33 @@ it('test identities commit apart: a second upload of the same new tests does not
   expect(rows[0].n).toBe(1);
 });
 
+it('error groups commit apart: a second upload of the same new failure does not wait for the first to end', async () => {
+  const failing = normTest('apart-groups.spec.ts', 'fails', ['failed']);
+  failing.attempts[0]!.errors = [{ message: 'expected the apart banner to be visible' }];
+  const apart: SharedRowsSink = (projectId, rows) => writeSharedRows(u.w.sharedRows, projectId, rows);
+  const upload = async (c: PoolClient) => {
+    const run = await newRun(c);
+    return writeNew(new TestWriter(c, run, [], true, apart), [failing]);
+  };
+  const first = await u.db.pool.connect();
+  try {
+    await first.query('BEGIN');
+    expect(await upload(first)).toBe(1);
+    // The first upload's transaction is still open; inserted in it, the group would hold the second one until it ended.
+    const second = withTransaction(u.db.pool, upload);
+    const waited = new Promise((resolve) => setTimeout(resolve, 5000, 'still waiting'));
+    expect(await Promise.race([second, waited])).toBe(1);
+  } finally {
+    await first.query('ROLLBACK');
+    first.release();
+  }
+  const { rows } = await u.db.pool.query(
+    `SELECT count(*)::int AS n FROM results r JOIN error_groups g ON g.id = r.error_group_id WHERE r.project_id = $1 AND r.file = $2`,
+    [P, 'apart-groups.spec.ts'],
+  );
+  expect(rows[0].n).toBe(1);
+});
+
 it('test identities seen committed are not written again, and past its limit the cache forgets the oldest first', async () => {
   const known = new KnownTests(2);
   const idOf = (title: string) => testIdOf(P, 'known.spec.ts', [title], '');
@@ -280,7 +307,7 @@ it('test identities seen committed are not written again, and past its limit the
   const counting = {
     query: (sql: string, params: unknown[]) => {
       written.push(params[0]);
-      return u.w.identities.query(sql, params);
+      return u.w.sharedRows.query(sql, params);
     },
   } as Queryable;
   await writeTestIdentities(counting, P, rows(['a', 'b']), known);

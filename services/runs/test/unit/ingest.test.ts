@@ -228,6 +228,24 @@ describe('ingestion routes', () => {
     expect(errorOf(await start(1))).toEqual({ status: 409, code: 'CONFLICT', paths: [] });
   });
 
+  it('groups a failure new to the project once when concurrent uploads report it together (no 500 on the race)', async () => {
+    const runIds: string[] = [];
+    for (let i = 0; i < 6; i++) runIds.push((await post('/runs', {})).json().runId);
+    for (let round = 0; round < 200; round++) {
+      const message = `expected ${'x'.repeat(round + 1)} to be visible`; // digits would normalize to one group
+      const batches = await Promise.all(
+        runIds.map((runId, i) =>
+          post(`/runs/${runId}/results`, {
+            results: [{ file: 'race.spec.ts', titlePath: [`t${round}.${i}`], status: 'failed', duration: 1, errors: [{ message }] }],
+          }),
+        ),
+      );
+      expect(batches.map((r) => r.statusCode)).toEqual(runIds.map(() => 200));
+      const groups = await u.db.pool.query(`SELECT message FROM error_groups WHERE project_id = $1 AND message = $2`, [P, message]);
+      expect(groups.rowCount).toBe(1);
+    }
+  });
+
   it('answers which tests of a batch active quarantine rules cover', async () => {
     await u.admin.createRule({ projectId: P, name: 'q', operations: [RuleOperation.QUARANTINE], titlePattern: '^known › ' });
     const runId = (await post('/runs', {})).json().runId;
