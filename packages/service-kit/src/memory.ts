@@ -9,9 +9,10 @@
  * those already dropped: the same upload then grows each process by about 20 MB, and runs faster
  * (`make bench BENCH=artifact-memory`). Not 50 ms: on loopback a download comes in bursts of 400–600 MB/s, and
  * Node's HTTP client allocates each body chunk twice (the socket's read and the parser's copy), so the gateway's
- * buffers grew by 40–60 MB between two looks and a 500 MB download peaked at 161–175 MB (130–143 at 20 ms). Buffers that outlive two minor GCs (held while a slower destination catches
- * up, e.g. lib-storage's 8 MiB S3 parts, which grew runs by 74 MB) are old and only a full GC frees them: when what
- * survives the minor GCs has grown by 8 MiB since the last full one, a full GC (tens of milliseconds).
+ * buffers grew by 40–60 MB between two looks and a 500 MB download peaked at 161–175 MB (130–143 at 20 ms).
+ * Buffers that outlive two minor GCs (held while a slower destination catches up, e.g. lib-storage's 8 MiB S3 parts,
+ * which grew runs by 74 MB) are old and only a full GC frees them: when what survives the minor GCs has grown by
+ * 8 MiB since the last full one, a full GC (tens of milliseconds).
  * Only while a stream passes: the buffers of ordinary answers (a 380 KiB analytics list crossing the gateway leaves
  * ~1.1 MB of them) die young and V8 collects them on its own, whereas a forced scavenge promotes the objects of the
  * requests in flight, whose old generation then brings full GCs (the gateway spent 7.1–8.3 ms CPU a request on

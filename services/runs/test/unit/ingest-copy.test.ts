@@ -275,14 +275,16 @@ it('error groups commit apart: a second upload of the same new failure does not 
     return writeNew(new TestWriter(c, run, [], true, apart), [failing]);
   };
   const first = await u.db.pool.connect();
+  let timer: NodeJS.Timeout | undefined;
   try {
     await first.query('BEGIN');
     expect(await upload(first)).toBe(1);
     // The first upload's transaction is still open; inserted in it, the group would hold the second one until it ended.
     const second = withTransaction(u.db.pool, upload);
-    const waited = new Promise((resolve) => setTimeout(resolve, 5000, 'still waiting'));
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, 5000, 'still waiting')));
     expect(await Promise.race([second, waited])).toBe(1);
   } finally {
+    clearTimeout(timer);
     await first.query('ROLLBACK');
     first.release();
   }
