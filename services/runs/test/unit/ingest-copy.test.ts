@@ -244,24 +244,29 @@ it('a new run keeps a small key per result it wrote: a second result with the sa
   await u.db.pool.query('DELETE FROM runs WHERE id = $1', [run.id]);
 });
 
-it('test identities commit apart: a second upload of the same new tests does not wait for the first to end', async () => {
-  const tests = [normTest('apart.spec.ts', 'new', ['passed'])];
+/**
+ * Writes `tests` into a new run twice, as two uploads whose shared rows commit apart: the second while the first's
+ * transaction is still open. Resolves to what each wrote, or 'still waiting' when the second waited 5 s on the first.
+ */
+async function uploadBesideAnOpenOne(tests: NormTest[]): Promise<[number, number | 'still waiting']> {
   const apart: SharedRowsSink = (projectId, rows) => writeSharedRows(u.w.sharedRows, projectId, rows);
-  const upload = async (c: PoolClient) => {
-    const run = await newRun(c);
-    const w = new TestWriter(c, run, [], true, apart);
-    return writeNew(w, tests);
-  };
+  const upload = async (c: PoolClient) => writeNew(new TestWriter(c, await newRun(c), [], true, apart), tests);
   const first = await u.db.pool.connect();
+  let timer: NodeJS.Timeout | undefined;
   try {
     await first.query('BEGIN');
-    expect(await upload(first)).toBe(1);
-    // The first upload's transaction is still open.
-    expect(await withTransaction(u.db.pool, upload)).toBe(1);
-    await first.query('ROLLBACK');
+    const written = await upload(first);
+    const waited = new Promise<'still waiting'>((resolve) => (timer = setTimeout(resolve, 5000, 'still waiting')));
+    return [written, await Promise.race([withTransaction(u.db.pool, upload), waited])];
   } finally {
+    clearTimeout(timer);
+    await first.query('ROLLBACK');
     first.release();
   }
+}
+
+it('test identities commit apart: a second upload of the same new tests does not wait for the first to end', async () => {
+  expect(await uploadBesideAnOpenOne([normTest('apart.spec.ts', 'new', ['passed'])])).toEqual([1, 1]);
   const { rows } = await u.db.pool.query('SELECT count(*)::int AS n FROM tests WHERE project_id = $1 AND file = $2', [P, 'apart.spec.ts']);
   expect(rows[0].n).toBe(1);
 });
@@ -269,25 +274,7 @@ it('test identities commit apart: a second upload of the same new tests does not
 it('error groups commit apart: a second upload of the same new failure does not wait for the first to end', async () => {
   const failing = normTest('apart-groups.spec.ts', 'fails', ['failed']);
   failing.attempts[0]!.errors = [{ message: 'expected the apart banner to be visible' }];
-  const apart: SharedRowsSink = (projectId, rows) => writeSharedRows(u.w.sharedRows, projectId, rows);
-  const upload = async (c: PoolClient) => {
-    const run = await newRun(c);
-    return writeNew(new TestWriter(c, run, [], true, apart), [failing]);
-  };
-  const first = await u.db.pool.connect();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await first.query('BEGIN');
-    expect(await upload(first)).toBe(1);
-    // The first upload's transaction is still open; inserted in it, the group would hold the second one until it ended.
-    const second = withTransaction(u.db.pool, upload);
-    const waited = new Promise((resolve) => (timer = setTimeout(resolve, 5000, 'still waiting')));
-    expect(await Promise.race([second, waited])).toBe(1);
-  } finally {
-    clearTimeout(timer);
-    await first.query('ROLLBACK');
-    first.release();
-  }
+  expect(await uploadBesideAnOpenOne([failing])).toEqual([1, 1]);
   const { rows } = await u.db.pool.query(
     `SELECT count(*)::int AS n FROM results r JOIN error_groups g ON g.id = r.error_group_id WHERE r.project_id = $1 AND r.file = $2`,
     [P, 'apart-groups.spec.ts'],
