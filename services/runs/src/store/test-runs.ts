@@ -343,8 +343,13 @@ export async function listRuns(
   const where = `project_id = $1 AND ($2::timestamptz IS NULL OR start_time >= $2) AND ($3::timestamptz IS NULL OR start_time <= $3)
     AND ($4::text IS NULL OR branch = $4) AND ($5::text IS NULL OR environment = $5) AND ($6::text IS NULL OR status = $6)`;
   const args = [projectId, opts.from ?? null, opts.to ?? null, opts.branch ?? null, opts.environment ?? null, opts.status ?? null];
+  // Without a filter the total is the project's count, which the database keeps (the migration project-run-counts):
+  // count(*) read every run of the project on every page.
+  const filtered = args.slice(1).some((a) => a !== null);
   const [count, list] = await Promise.all([
-    db.query(`SELECT count(*)::int AS n FROM runs WHERE ${where}`, args),
+    filtered
+      ? db.query(`SELECT count(*)::int AS n FROM runs WHERE ${where}`, args)
+      : db.query(`SELECT coalesce((SELECT runs FROM project_run_counts WHERE project_id = $1), 0) AS n`, [projectId]),
     db.query(`SELECT ${COLUMNS} FROM runs WHERE ${where} ORDER BY start_time DESC, counter DESC LIMIT $7 OFFSET $8`, [
       ...args,
       opts.limit,

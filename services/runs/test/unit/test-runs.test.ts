@@ -1,8 +1,8 @@
 /**
  * The `test-runs` family's handlers (handlers/test-runs.ts over store/test-runs.ts and store/test-cases.ts), through
  * an in-memory Connect transport against a schema of their own: runs newest first with the kit's paging, the
- * time window and the exact filters, the run detail and its sections, a run's test cases by public status, the
- * web app's compact rows of a run, and the token-paged reads
+ * time window and the exact filters (the unfiltered total from the count the database keeps), the run detail and its
+ * sections, a run's test cases by public status, the web app's compact rows of a run, and the token-paged reads
  * other services make (results, snapshot, scan) with the contract's enums.
  */
 import { Code } from '@connectrpc/connect';
@@ -10,8 +10,12 @@ import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { AttemptStatus, RuleOperation, RunSection, TestOutcome, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
 import { documentOf, runSnapshotToJson, type RunDetailSectionsJson, type TestCaseJson } from '@assay/contracts/runs/test-runs';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { as, principal } from '@assay/testkit';
-import { failure, runsUnit, streamRun, type Item, type RunsUnit } from './support';
+import { normalizeMetadata } from '../../src/ingest/normalize';
+import { MIGRATIONS_DIR } from '../../src/service';
+import { failure, playwrightRun, runsUnit, streamRun, writer, type Item, type RunsUnit } from './support';
 
 let u: RunsUnit;
 const owner = as(principal('owner'));
@@ -114,6 +118,54 @@ describe('test-runs handlers', () => {
     const page = await u.runs.listRuns({ projectId: p, branch: 'main', page: { page: 1, limit: 10 } }, owner);
     expect(page.page).toMatchObject({ total: 3n });
     expect((await failure(u.runs.listRuns({ projectId: p, status: RunStatus.UNSPECIFIED }, owner))).paths).toEqual(['query.status']);
+  });
+
+  it("totals the unfiltered list with the project's count the database keeps: once a run has its number, until deleted", async () => {
+    const p = 'n1'.repeat(12);
+    const list = (filter: { branch?: string } = {}) => u.runs.listRuns({ projectId: p, ...filter, page: { page: 1, limit: 10 } }, owner);
+    const scanned = async () => BigInt((await u.db.pool.query('SELECT count(*)::int AS n FROM runs WHERE project_id = $1', [p])).rows[0].n);
+    expect((await list()).page!.total).toBe(0n);
+    const first = await streamRun(u, p, [{ titlePath: ['a'], status: 'passed' }]);
+    await streamRun(u, p, [], { branch: 'dev', finish: false }); // numbered as it starts
+    await playwrightRun(u, p, [{ title: 'a.spec.ts', specs: [{ title: 'one', tests: [{ results: [{ status: 'passed' }] }] }] }]); // numbered last
+    // Two shards of one build start one run.
+    const shard = (current: number) =>
+      u.ingestion.start(p, writer(), { metadata: normalizeMetadata({}), buildId: 'ci-9', shard: { current, total: 2 } });
+    expect((await shard(1)).runId).toBe((await shard(2)).runId);
+    // A report refused midway (a NUL the database cannot store) leaves no run and counts none.
+    const refused = [{ title: 'b.spec.ts', specs: [{ title: 'a\u0000b', tests: [{ results: [{ status: 'passed' }] }] }] }];
+    expect(await playwrightRun(u, p, refused).catch((e: unknown) => e)).toBeInstanceOf(Error);
+    expect((await list()).page!.total).toBe(4n);
+    expect(await scanned()).toBe(4n);
+
+    await u.admin.deleteRun({ projectId: p, runId: first.runId });
+    expect((await list()).page!.total).toBe(3n);
+    expect(await scanned()).toBe(3n);
+    // A filtered list still counts its own runs.
+    expect((await list({ branch: 'dev' })).page!.total).toBe(1n);
+    // Another project's count is its own.
+    expect((await u.runs.listRuns({ projectId: 'n2'.repeat(12) }, owner)).page!.total).toBe(0n);
+  });
+
+  it("the count's migration counts the runs there are already (its down, then its up, over this schema's runs)", async () => {
+    const sql = await readFile(path.join(MIGRATIONS_DIR, '1795800000000_project-run-counts.sql'), 'utf8');
+    const [up, down] = sql.split('-- Down Migration');
+    const p = 'm1'.repeat(12);
+    for (let i = 0; i < 3; i++) await streamRun(u, p, [{ titlePath: [`t${i}`], status: 'passed' }]);
+    const counts = async () =>
+      (await u.db.pool.query('SELECT project_id, runs FROM project_run_counts WHERE runs > 0 ORDER BY project_id')).rows as {
+        project_id: string;
+        runs: number;
+      }[];
+    const scanned = (await u.db.pool.query('SELECT project_id, count(*)::int AS runs FROM runs GROUP BY 1 ORDER BY 1')).rows;
+    expect(await counts()).toEqual(scanned);
+    expect(scanned).toContainEqual({ project_id: p, runs: 3 });
+
+    await u.db.pool.query(down!);
+    await u.db.pool.query(up!);
+    expect(await counts()).toEqual(scanned);
+    await streamRun(u, p, [{ titlePath: ['after'], status: 'passed' }]);
+    expect((await u.runs.listRuns({ projectId: p }, owner)).page!.total).toBe(4n);
   });
 
   it('gives a running run its duration so far, by the service clock', async () => {
