@@ -12,7 +12,8 @@
  *   due-time index retries need), and the outcomes are written in batches (all that finished while the previous
  *   batch was written: one statement). No claims, leases, attempts' rows, subscription state or secret decryption.
  *
- * Driven over IPC: `{ setup }` once, `{ mode }` before a round; answers `{ ok }`.
+ * Driven over IPC: `{ setup }` once, `{ mode }` before a round; answers `{ ok }`. `{ seen: eventId }` answers whether an
+ * event of no subscribed project (the bench's probe that the group consumes) has come.
  */
 import { randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
@@ -45,9 +46,10 @@ export interface FloorSetup {
   connections: number;
 }
 
-export type FloorRequest = { setup: FloorSetup } | { mode: FloorMode };
+export type FloorRequest = { setup: FloorSetup } | { mode: FloorMode } | { seen: string };
 export interface FloorAnswer {
   ok: true;
+  seen?: boolean;
 }
 
 /** The floor's one table, in its own schema. */
@@ -78,6 +80,8 @@ let agent: Agent;
 let pool: Pool;
 let consumer: EventConsumer | undefined;
 const byProject = new Map<string, FloorSubscription[]>();
+/** Ids of the events of no subscribed project seen so far (the bench's probes). */
+const probes = new Set<string>();
 
 const queue: Job[] = [];
 let inFlight = 0;
@@ -122,7 +126,11 @@ function record(id: string, ok: boolean): void {
 
 async function handle(value: Buffer): Promise<void> {
   const e = fromBinary(RunLifecycleEventSchema, value);
-  const subs = byProject.get(e.projectId) ?? [];
+  const subs = byProject.get(e.projectId);
+  if (!subs) {
+    probes.add(e.eventId);
+    return;
+  }
   const body = buildPayload(e, 'RUN_FINISHED');
   if (mode === 'kafka') {
     for (const sub of subs) queue.push({ sub, body, deliveryId: randomBytes(12).toString('hex') });
@@ -159,6 +167,9 @@ process.on('message', (m: FloorRequest) => {
         keysConcurrently: true,
       });
       await consumer.start((c) => handle(c.value));
+    } else if ('seen' in m) {
+      process.send!({ ok: true, seen: probes.has(m.seen) } satisfies FloorAnswer);
+      return;
     } else mode = m.mode;
     process.send!({ ok: true } satisfies FloorAnswer);
   })();
