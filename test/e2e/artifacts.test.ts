@@ -675,6 +675,7 @@ describe('deleting a run (S3 system, sweeper every 300 ms)', () => {
     const firstCase = (await api.get(`/api/v1/public/${t.projectId}/test-runs/${doomed}/test-cases?limit=100`)).body.data[0];
     const caseId = firstCase.id ?? firstCase.caseId;
 
+    expect((await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50`)).body.pagination.total).toBe(2);
     const del = await adminCli('run:delete', '--project', t.projectId, '--run', doomed);
     expect(del.code).toBe(0);
     expect(del.json).toMatchObject({ runId: doomed, results: statsFromReport(pw.json).total, artifacts: pw.attachments.length });
@@ -685,8 +686,12 @@ describe('deleting a run (S3 system, sweeper every 300 ms)', () => {
     expect((await api.get(`/api/v1/public/${t.projectId}/test-runs/${doomed}`)).status).toBe(404);
     expect((await api.get(`/api/v1/public/${t.projectId}/test-cases/${caseId}`)).status).toBe(404);
     expect((await fetch(doomedShot.url)).status).toBe(404);
-    const runs = (await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50`)).body.data.map((r: any) => r.id);
-    expect(runs).toEqual([kept]);
+    const list = (await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50`)).body;
+    expect(list.data.map((r: any) => r.id)).toEqual([kept]);
+    // The page's total too, without a filter (the project's kept count) and with one (counted).
+    expect(list.pagination.total).toBe(1);
+    const sameStatus = await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50&status=${list.data[0].status}`);
+    expect(sameStatus.body.pagination.total).toBe(1);
     // Ingesting into the deleted run is a 404, not a resurrection.
     const late = await api.request('POST', `/api/v1/ingest/${t.projectId}/runs/${doomed}/finish`, { body: {} });
     expect(late.status).toBe(404);
