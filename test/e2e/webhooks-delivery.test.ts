@@ -274,4 +274,47 @@ describe('webhook deliveries', () => {
     expect(value(/^webhook_subscriptions_disabled_total\{[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(2);
     expect(value(/^webhook_deliveries_created_total\{[^}]*\} (\d+)/m)).toBeGreaterThan(0);
   });
+
+  // Last: the restart resets the counters the test above reads, and sweeps the deliveries of every test before.
+  it('deletes finished deliveries WEBHOOK_DELIVERY_RETENTION_DAYS after their event; pending ones and subscriptions stay', async () => {
+    // A retention of 6 s swept every second, and a retry an hour away, so a failed first attempt stays pending.
+    await sys.system.restart('webhooks', {
+      WEBHOOK_DELIVERY_RETENTION_DAYS: String(6 / 86400),
+      WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS: '1',
+      WEBHOOK_RETRY_DELAYS_SECONDS: '3600',
+    });
+    receiver.answer('/kept-pending', [500]);
+    const done = await subscribe('/expires');
+    const waiting = await subscribe('/kept-pending');
+    await events.publish(runEvent({ projectId: t.projectId, type: 'RUN_FINISHED' }));
+    const delivered = await settled(done._id);
+    expect(delivered.data).toMatchObject([{ status: 'success' }]);
+    const createdAt = Date.parse(delivered.data[0].createdAt);
+    const pending = await eventually(
+      () => deliveries(waiting._id),
+      (b) => b.data[0]?.attempt === 1 && b.data[0]?.status === 'pending' && b.data[0]?.nextAttemptAt !== null,
+      30000,
+      'a pending retry',
+    );
+
+    const gone = await eventually(
+      () => deliveries(done._id),
+      (b) => b.pagination.total === 0,
+      30000,
+      'the expired delivery to be deleted',
+    );
+    expect(gone.data).toEqual([]);
+    // Not before its retention was over.
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(6000);
+    // Older than the retention too, but its retry is due: kept as it was.
+    const still = await deliveries(waiting._id);
+    expect(still.pagination.total).toBe(1);
+    expect(still.data[0]).toMatchObject({ _id: pending.data[0]._id, status: 'pending', attempt: 1 });
+    expect(Date.now() - Date.parse(still.data[0].createdAt)).toBeGreaterThan(6000);
+    // The subscription itself stays, with its last delivery.
+    expect(await subscription(done._id)).toMatchObject({ _id: done._id, active: true, lastDeliveryAt: expect.stringMatching(ISO) });
+
+    const metrics = await (await fetch(`http://127.0.0.1:${sys.system.ports.services.webhooks!.httpPort}/metrics`)).text();
+    expect(Number(/^webhook_deliveries_swept_total\{[^}]*\} (\d+)/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
+  });
 });

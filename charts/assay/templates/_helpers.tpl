@@ -445,11 +445,13 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ = set $d "REPORT_CONCURRENCY" "2" -}}
 {{- $_ = set $d "REPORT_POLL_INTERVAL_MS" "1000" -}}
 {{- else if eq .key "webhooks" -}}
-{{- /* dispatcher and consumer defaults; the retry schedule, timeout and SSRF switch are in values
-       (webhooks.config), and any key there overrides these */ -}}
+{{- /* dispatcher, consumer and sweeper defaults; the retry schedule, timeout, SSRF switch and delivery
+       retention are in values (webhooks.config), and any key there overrides these */ -}}
 {{- $_ := set $d "WEBHOOK_CONCURRENCY" "32" -}}
 {{- $_ = set $d "WEBHOOK_POLL_INTERVAL_MS" "250" -}}
 {{- $_ = set $d "WEBHOOK_CONSUMER_GROUP" "webhooks" -}}
+{{- $_ = set $d "WEBHOOK_DELIVERY_RETENTION_DAYS" "30" -}}
+{{- $_ = set $d "WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS" "3600" -}}
 {{- end -}}
 {{- range $name, $value := $c.config -}}
 {{- $_ := set $d $name (toString $value) -}}

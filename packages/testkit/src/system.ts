@@ -57,7 +57,8 @@ export interface RunningSystem {
   processes: Map<string, ManagedProcess>;
   /** The environment given to a process (for restarting it the same way). */
   envOf(name: string): NodeJS.ProcessEnv;
-  restart(name: string): Promise<void>;
+  /** Stops and starts one process; `env` is added to its environment (and kept for later restarts). */
+  restart(name: string, env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -183,8 +184,9 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     infra: opts.infra,
     processes,
     envOf: (name) => envs.get(name)!,
-    async restart(name) {
+    async restart(name, env) {
       await processes.get(name)?.stop();
+      if (env) envs.set(name, { ...envs.get(name)!, ...env });
       launch(name);
       await waitReady(name);
     },

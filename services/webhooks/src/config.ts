@@ -24,6 +24,19 @@ export const WebhooksSettings = Type.Object({
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'deliveries in flight per process' }),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60000, default: 250, description: 'dispatcher poll when idle' }),
   WEBHOOK_CONSUMER_GROUP: Str('webhooks', 'Kafka consumer group of the run-lifecycle consumer'),
+  // Fractions are allowed so that the end-to-end tests can see a sweep in seconds.
+  WEBHOOK_DELIVERY_RETENTION_DAYS: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 3650,
+    default: 30,
+    description: 'a finished delivery (and its attempts) is deleted this many days after its event; pending ones are kept',
+  }),
+  WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 3600,
+    description: 'how often the retention sweeper deletes expired deliveries',
+  }),
 });
 export type WebhooksConfig = Settings<typeof WebhooksSettings>;
 

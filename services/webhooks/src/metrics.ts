@@ -5,6 +5,7 @@ export interface WebhookMetrics {
   attempt(ok: boolean, statusCode: number | null, responseMs: number | null): void;
   disabled(): void;
   created(count: number): void;
+  swept(count: number): void;
 }
 
 export function webhookMetrics(registry: Registry): WebhookMetrics {
@@ -30,6 +31,11 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
     help: 'Delivery rows created from run lifecycle events',
     registers: [registry],
   });
+  const swept = new Counter({
+    name: 'webhook_deliveries_swept_total',
+    help: 'Finished deliveries deleted by the retention sweeper',
+    registers: [registry],
+  });
   return {
     attempt(ok, statusCode, responseMs) {
       attempts.inc({
@@ -40,5 +46,6 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
     },
     disabled: () => disabled.inc(),
     created: (count) => created.inc(count),
+    swept: (count) => swept.inc(count),
   };
 }

@@ -71,6 +71,20 @@ describe('signing secrets at rest', () => {
     expect(() => loadWebhooksConfig({ ...base, WEBHOOK_RETRY_DELAYS_SECONDS: '60,-1' })).toThrow(/WEBHOOK_RETRY_DELAYS_SECONDS/);
     expect(() => loadWebhooksConfig({ ...base, WEBHOOK_RETRY_DELAYS_SECONDS: '60,,300' })).toThrow();
   });
+
+  it('reads the delivery retention (30 days, fractions allowed) and its sweep interval (an hour); refuses the rest', () => {
+    const base = { ...INTERNAL, SECRETS_KEY: KEY };
+    const c = loadWebhooksConfig(base);
+    expect(c.WEBHOOK_DELIVERY_RETENTION_DAYS).toBe(30);
+    expect(c.WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS).toBe(3600);
+    expect(loadWebhooksConfig({ ...base, WEBHOOK_DELIVERY_RETENTION_DAYS: '0.5' }).WEBHOOK_DELIVERY_RETENTION_DAYS).toBe(0.5);
+    for (const days of ['0', '-1', 'a week', '3651'])
+      expect(() => loadWebhooksConfig({ ...base, WEBHOOK_DELIVERY_RETENTION_DAYS: days })).toThrow(/WEBHOOK_DELIVERY_RETENTION_DAYS/);
+    for (const seconds of ['0', 'hourly', '86401'])
+      expect(() => loadWebhooksConfig({ ...base, WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS: seconds })).toThrow(
+        /WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS/,
+      );
+  });
 });
 
 describe('events', () => {

@@ -377,3 +377,19 @@ export async function failWithoutSending(c: PoolClient, d: { id: string; leaseId
     [d.id, d.leaseId, d.attempt, error],
   );
 }
+
+/**
+ * Retention: deletes up to `limit` finished (success or failed) deliveries of one subscription whose event came
+ * before `before`, their attempts with them (ON DELETE CASCADE). A pending delivery is kept whatever its age: its
+ * retries are still due, and only rows no worker touches any more are deleted. By subscription, so the
+ * (subscription_id, created_at) index finds them and the fan-out's inserts keep no index for retention alone.
+ * Returns how many were deleted.
+ */
+export async function deleteFinishedBefore(q: Queryable, subscriptionId: string, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await q.query(
+    `DELETE FROM deliveries WHERE id IN (
+       SELECT id FROM deliveries WHERE subscription_id = $1 AND created_at < $2 AND status <> 'pending' LIMIT $3)`,
+    [subscriptionId, before, limit],
+  );
+  return rowCount ?? 0;
+}

@@ -147,3 +147,9 @@ export async function stopPendingDeliveries(c: PoolClient, subscriptionId: strin
   );
   return rowCount ?? 0;
 }
+
+/** Subscription ids after `after` in id order, `limit` of them: the retention sweeper walks every subscription. */
+export async function subscriptionIdsAfter(q: Queryable, after: string, limit: number): Promise<string[]> {
+  const { rows } = await q.query(`SELECT id FROM subscriptions WHERE id > $1 ORDER BY id LIMIT $2`, [after, limit]);
+  return rows.map((r) => r.id as string);
+}

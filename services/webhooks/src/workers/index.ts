@@ -2,8 +2,9 @@ import type { Worker } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
 import { runEventConsumer } from './consumer';
 import { Dispatcher } from './dispatcher';
+import { retentionSweeper } from './sweeper';
 
-/** Started in order, stopped in reverse: the consumer first, then the dispatcher finishes the attempts in hand, then the HTTP agent closes its connections. */
+/** Started in order, stopped in reverse: the retention sweeper first, then the consumer, then the dispatcher finishes the attempts in hand, then the HTTP agent closes its connections. */
 export function workers(w: Wiring): Worker[] {
   const { config, metrics } = w;
   const dispatcher = new Dispatcher({
@@ -34,5 +35,5 @@ export function workers(w: Wiring): Worker[] {
     clock: w.clock,
   });
   const agent = { name: 'webhook-http-agent', start: async () => undefined, stop: () => w.sender.close() };
-  return [agent, dispatcher, consumer];
+  return [agent, dispatcher, consumer, retentionSweeper(w)];
 }

@@ -156,6 +156,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       schema: {
         tags: TAGS,
         summary: 'List the deliveries of a subscription, newest first (payload excluded)',
+        description:
+          'A finished delivery is kept WEBHOOK_DELIVERY_RETENTION_DAYS (30 by default) after its event, then deleted with its attempts; a pending one is kept until its retries end.',
         params: WebhookParams,
         querystring: DeliveriesQuery,
         response: { 200: OkWebhookPage(DeliverySchema) },
