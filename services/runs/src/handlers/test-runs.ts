@@ -202,10 +202,10 @@ export function testRunHandlers(w: Wiring): Rpcs {
       const size = scanSize(req.pageSize);
       const after = req.pageToken ? Number.parseInt(req.pageToken, 10) : -1;
       if (!Number.isInteger(after)) throw validation('page_token is invalid');
-      const rows = await resultsAfter(pool, run.id, after, size);
+      const { rows, maxSeq } = await resultsAfter(pool, run.id, after, size);
       return {
         run: toSnapshot(run, links, w.clock()),
-        nextPageToken: rows.length === size ? String(rows[rows.length - 1]!.seq) : '',
+        nextPageToken: after + size < maxSeq ? String(after + size) : '',
         results: rows.map((r) => ({
           id: r.id,
           runId: r.runId,

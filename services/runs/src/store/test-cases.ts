@@ -104,13 +104,29 @@ export async function allRunResults(db: Queryable, runId: string): Promise<Resul
   return rows.map(toResultRow);
 }
 
-export async function resultsAfter(db: Queryable, runId: string, afterSeq: number, limit: number): Promise<ResultRow[]> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM results r WHERE r.run_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`, [
-    runId,
-    afterSeq,
-    limit,
+/**
+ * One keyset page of a run's results: those numbered `afterSeq` + 1 to `afterSeq` + `numbers`, in order, and the run's
+ * highest number (-1: none), which says whether more follow. A window of numbers rather than `LIMIT`: Postgres
+ * estimates a run's rows from the table's statistics, which know nothing of a run just written, and for a large one
+ * chose to read and sort every row of the run for each page (79 ms and a 14 MB sort on disk per page of 5,000 of a
+ * 50,000-result run, against 3 ms in index order). The window bounds a page to its own rows whatever the plan. Numbers
+ * have gaps (a test sent twice keeps its first), so a page may hold fewer rows, even none, while more follow.
+ */
+export async function resultsAfter(
+  db: Queryable,
+  runId: string,
+  afterSeq: number,
+  numbers: number,
+): Promise<{ rows: ResultRow[]; maxSeq: number }> {
+  const [page, last] = await Promise.all([
+    db.query(`SELECT ${COLUMNS} FROM results r WHERE r.run_id = $1 AND r.seq > $2 AND r.seq <= $3 ORDER BY r.seq`, [
+      runId,
+      afterSeq,
+      afterSeq + numbers,
+    ]),
+    db.query(`SELECT seq FROM results WHERE run_id = $1 ORDER BY seq DESC LIMIT 1`, [runId]),
   ]);
-  return rows.map(toResultRow);
+  return { rows: page.rows.map(toResultRow), maxSeq: last.rows[0]?.seq ?? -1 };
 }
 
 /** A run's spec files over all its results, in the order they first appear. */
