@@ -200,8 +200,9 @@ export function testRunHandlers(w: Wiring): Rpcs {
       const run = await findRun(pool, undefined, req.runId);
       if (!run) throw notFound('Run');
       const size = scanSize(req.pageSize);
-      const after = req.pageToken ? Number.parseInt(req.pageToken, 10) : -1;
-      if (!Number.isInteger(after)) throw validation('page_token is invalid');
+      // A previous page's end: a result number (an int4 column, so at most 9 digits here: no overflow in SQL).
+      if (req.pageToken && !/^\d{1,9}$/.test(req.pageToken)) throw validation('page_token is invalid');
+      const after = req.pageToken ? Number(req.pageToken) : -1;
       const { rows, maxSeq } = await resultsAfter(pool, run.id, after, size);
       return {
         run: toSnapshot(run, links, w.clock()),

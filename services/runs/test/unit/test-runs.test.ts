@@ -339,7 +339,8 @@ describe('test-runs handlers', () => {
     } while (token);
     expect(sizes).toEqual([2, 1, 2, 1]);
     expect(paged).toEqual(kept);
-    expect((await failure(u.runs.listRunResults({ runId: run.runId, pageToken: 'x' }))).reason).toBe('VALIDATION_ERROR');
+    for (const pageToken of ['x', '12abc', '-5', '99999999999'])
+      expect((await failure(u.runs.listRunResults({ runId: run.runId, pageToken }))).reason).toBe('VALIDATION_ERROR');
     expect((await failure(u.runs.listRunResults({ runId: 'r'.repeat(24) }))).reason).toBe('NOT_FOUND');
     expect((await failure(u.runs.getRunSnapshot({ runId: 'r'.repeat(24) }))).reason).toBe('NOT_FOUND');
   });
