@@ -277,9 +277,11 @@ describe('webhook deliveries', () => {
 
   // Last: the restart resets the counters the test above reads, and sweeps the deliveries of every test before.
   it('deletes finished deliveries WEBHOOK_DELIVERY_RETENTION_DAYS after their event; pending ones and subscriptions stay', async () => {
-    // A retention of 6 s swept every second, and a retry an hour away, so a failed first attempt stays pending.
+    // A retention of 10 s swept every second (room to see the delivery before it goes, on a loaded machine too), and
+    // a retry an hour away, so a failed first attempt stays pending.
+    const RETENTION_MS = 10_000;
     await sys.system.restart('webhooks', {
-      WEBHOOK_DELIVERY_RETENTION_DAYS: String(6 / 86400),
+      WEBHOOK_DELIVERY_RETENTION_DAYS: String(RETENTION_MS / 86_400_000),
       WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS: '1',
       WEBHOOK_RETRY_DELAYS_SECONDS: '3600',
     });
@@ -305,12 +307,12 @@ describe('webhook deliveries', () => {
     );
     expect(gone.data).toEqual([]);
     // Not before its retention was over.
-    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(6000);
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(RETENTION_MS);
     // Older than the retention too, but its retry is due: kept as it was.
     const still = await deliveries(waiting._id);
     expect(still.pagination.total).toBe(1);
     expect(still.data[0]).toMatchObject({ _id: pending.data[0]._id, status: 'pending', attempt: 1 });
-    expect(Date.now() - Date.parse(still.data[0].createdAt)).toBeGreaterThan(6000);
+    expect(Date.now() - Date.parse(still.data[0].createdAt)).toBeGreaterThan(RETENTION_MS);
     // The subscription itself stays, with its last delivery.
     expect(await subscription(done._id)).toMatchObject({ _id: done._id, active: true, lastDeliveryAt: expect.stringMatching(ISO) });
 
