@@ -15,9 +15,8 @@
  *
  *   make bench BENCH=webhook-fanout      (or: node bench/dist/run.js webhook-fanout)
  *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=20 BENCH_WARMUP_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32
- *   BENCH_CPU_PROF=<dir>   the webhooks process writes a V8 CPU profile there when it stops (--cpu-prof); the
- *                          events' other consumer and the service it asks into <dir>/analytics and <dir>/runs (their
- *                          migration runs too, the first file of each), the baseline's process into <dir>/baseline
+ *   BENCH_CPU_PROF=<dir>   every process of the system writes a V8 CPU profile there when it stops (--cpu-prof;
+ *                          benchSystem sets it, their migration runs too), the baseline's process into <dir>/baseline
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
@@ -138,12 +137,6 @@ export async function run(): Promise<void> {
   const projectCount = Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT);
   const bench = await benchSystem({
     gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000' },
-    ...(process.env.BENCH_CPU_PROF
-      ? {
-          analytics: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}/analytics` },
-          runs: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}/runs` },
-        }
-      : {}),
     webhooks: {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_CONCURRENCY: String(concurrency),
