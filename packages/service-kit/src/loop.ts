@@ -71,3 +71,32 @@ export class Loop implements Worker {
     }
   }
 }
+
+/**
+ * A retention sweeper: `sweep` (which deletes everything expired at the time and answers how many) at start and then
+ * every `intervalMs`, on a Loop, so a failed sweep is retried with its backoff. A sweep that deleted something is
+ * counted in `metrics.swept` and logged as `<what> deleted`.
+ */
+export function retentionLoop(o: {
+  name: string;
+  sweep: () => Promise<number>;
+  intervalMs: number;
+  logger: Logger;
+  metrics: { swept(count: number): void };
+  what: string;
+}): Loop {
+  return new Loop(
+    o.name,
+    async () => {
+      const n = await o.sweep();
+      if (n > 0) {
+        o.metrics.swept(n);
+        o.logger.info({ deleted: n }, `${o.what} deleted`);
+      }
+      // Everything expired is gone: nothing more until the next interval.
+      return false;
+    },
+    o.intervalMs,
+    o.logger,
+  );
+}

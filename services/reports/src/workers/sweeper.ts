@@ -1,9 +1,10 @@
 /**
- * Retention, a kit Loop: at start and then every REPORT_SWEEP_INTERVAL_SECONDS, reports (ready or failed, and
- * their PDFs) older than REPORT_RETENTION_DAYS are deleted. A failed sweep is retried with the Loop's backoff.
+ * Retention, the kit's retentionLoop: at start and then every REPORT_SWEEP_INTERVAL_SECONDS, reports (ready or
+ * failed, and their PDFs) older than REPORT_RETENTION_DAYS are deleted. A failed sweep is retried with the Loop's
+ * backoff.
  */
 import type { Queryable } from '@assay/db';
-import { Loop, type Clock, type Worker } from '@assay/service-kit';
+import { retentionLoop, type Clock, type Worker } from '@assay/service-kit';
 import { deleteExpired } from '../store/reports';
 import type { Wiring } from '../wiring';
 
@@ -21,18 +22,12 @@ export async function sweepOnce(rt: { pool: Queryable; now: Clock }): Promise<nu
 }
 
 export function retentionSweeper(w: Wiring): Worker {
-  return new Loop(
-    'report-retention-sweeper',
-    async () => {
-      const n = await sweepOnce({ pool: w.pool, now: w.clock });
-      if (n > 0) {
-        w.metrics.swept(n);
-        w.logger.info({ deleted: n }, 'expired reports deleted');
-      }
-      // Every expired report is gone: nothing more until the next interval.
-      return false;
-    },
-    w.config.REPORT_SWEEP_INTERVAL_SECONDS * 1000,
-    w.logger,
-  );
+  return retentionLoop({
+    name: 'report-retention-sweeper',
+    sweep: () => sweepOnce({ pool: w.pool, now: w.clock }),
+    intervalMs: w.config.REPORT_SWEEP_INTERVAL_SECONDS * 1000,
+    logger: w.logger,
+    metrics: w.metrics,
+    what: 'expired reports',
+  });
 }

@@ -1,11 +1,11 @@
 /**
- * Retention, a kit Loop: at start and then every WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS, finished deliveries
- * (and their attempts) whose event is older than WEBHOOK_DELIVERY_RETENTION_DAYS are deleted, so the delivery
- * history does not grow with every event forever. A failed sweep is retried with the Loop's backoff; replicas may
- * sweep at the same time (a row deleted twice is deleted once).
+ * Retention, the kit's retentionLoop: at start and then every WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS, finished
+ * deliveries (and their attempts) whose event is older than WEBHOOK_DELIVERY_RETENTION_DAYS are deleted, so the
+ * delivery history does not grow with every event forever. A failed sweep is retried with the Loop's backoff;
+ * replicas may sweep at the same time (a row deleted twice is deleted once).
  */
 import type { Queryable } from '@assay/db';
-import { Loop, type Clock, type Worker } from '@assay/service-kit';
+import { retentionLoop, type Clock, type Worker } from '@assay/service-kit';
 import { deleteFinishedBefore } from '../store/deliveries';
 import { subscriptionIdsAfter } from '../store/webhooks';
 import type { Wiring } from '../wiring';
@@ -43,18 +43,12 @@ export async function sweepOnce(o: SweepOptions): Promise<number> {
 }
 
 export function retentionSweeper(w: Pick<Wiring, 'pool' | 'clock' | 'config' | 'metrics' | 'logger'>): Worker {
-  return new Loop(
-    'webhook-delivery-retention-sweeper',
-    async () => {
-      const n = await sweepOnce({ pool: w.pool, now: w.clock, retentionDays: w.config.WEBHOOK_DELIVERY_RETENTION_DAYS });
-      if (n > 0) {
-        w.metrics.swept(n);
-        w.logger.info({ deleted: n }, 'expired webhook deliveries deleted');
-      }
-      // Every expired delivery is gone: nothing more until the next interval.
-      return false;
-    },
-    w.config.WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS * 1000,
-    w.logger,
-  );
+  return retentionLoop({
+    name: 'webhook-delivery-retention-sweeper',
+    sweep: () => sweepOnce({ pool: w.pool, now: w.clock, retentionDays: w.config.WEBHOOK_DELIVERY_RETENTION_DAYS }),
+    intervalMs: w.config.WEBHOOK_DELIVERY_SWEEP_INTERVAL_SECONDS * 1000,
+    logger: w.logger,
+    metrics: w.metrics,
+    what: 'expired webhook deliveries',
+  });
 }
