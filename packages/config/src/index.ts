@@ -28,7 +28,13 @@ export function loadConfig<T extends TObject>(schema: T, env: Record<string, str
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const withDefaults = Value.Default(schema, raw);
-  const converted = Value.Convert(schema, withDefaults);
+  const converted = Value.Convert(schema, withDefaults) as Record<string, unknown>;
+  // TypeBox converts '1.5' or '2e3' to an integer by truncating: such a value is refused as given instead.
+  // (Value.Default and Value.Convert change `raw` in place: the environment holds what was given.)
+  for (const [key, s] of Object.entries(schema.properties)) {
+    const given = env[key];
+    if ((s as TSchema).type === 'integer' && given && !/^[+-]?\d+$/.test(given.trim())) converted[key] = given;
+  }
   const problems = [...Value.Errors(schema, converted)].map((e) => {
     const key = e.path.replace(/^\//, '') || '(root)';
     // The name and the rule, never the value: a value may be a secret (a too-short SECRETS_KEY, say).

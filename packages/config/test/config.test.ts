@@ -33,6 +33,9 @@ describe('loadConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).message).toContain('PORT');
     expect(() => loadConfig(Schema, { PORT: '70000' })).toThrow(/PORT/);
+    // An integer setting is not truncated from a fraction or an exponent.
+    for (const port of ['8080.5', '8e3', '0x1f90']) expect(() => loadConfig(Schema, { PORT: port })).toThrow(/PORT: Expected integer/);
+    expect(loadConfig(Schema, { PORT: ' 8081 ' }).PORT).toBe(8081);
     expect(() => loadConfig(Schema, { LIMITS: 'bogus=1' })).toThrow(/unknown key "bogus"/);
     expect(() => loadConfig(Schema, { LIMITS: 'reads=0' })).toThrow(/positive integer/);
     expect(() => loadConfig(Schema, { DELAYS: '1,x' })).toThrow(/not a non-negative integer/);
