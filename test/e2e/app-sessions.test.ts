@@ -4,12 +4,13 @@
  * by the public API as a token of that user over their projects — same roles, same 404 for other projects —
  * and cookie-signed writes need the CSRF header; sign-in attempts are limited and never tell whether an account
  * exists; sign-out (here or everywhere) holds on the next request; tokens are created, listed, rotated and
- * revoked from the account.
+ * revoked from the account; ended sessions and spent links are deleted after SESSION_RETENTION_DAYS, live ones stay.
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { Pool } from 'pg';
 import { Role } from '@assay/proto/assay/identity/v1/identity_pb';
-import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
+import { startPrivateSystem, testAdmin, testApi, testSystem, type PrivateSystem, type Tenant } from '@assay/testkit';
 
 const admin = testAdmin();
 const APP = '/api/v1/app';
@@ -25,11 +26,11 @@ interface Browser {
   ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-/** A cookie jar of one: what a browser sends back after the gateway set the session cookie. */
-function browser(): Browser {
+/** A cookie jar of one: what a browser sends back after the gateway set the session cookie (of the shared system by default). */
+function browser(gatewayUrl = testSystem().gatewayUrl): Browser {
   const b: Browser = {
     async call(method, path, body, headers = {}) {
-      const url = `${testSystem().gatewayUrl}${path.startsWith('/api/') ? path : `/api/v1/public${path}`}`;
+      const url = `${gatewayUrl}${path.startsWith('/api/') ? path : `/api/v1/public${path}`}`;
       const h: Record<string, string> = { ...headers };
       if (b.cookie) h.cookie = b.cookie;
       if (body !== undefined) h['content-type'] = 'application/json';
@@ -224,5 +225,81 @@ describe('sign-in links', () => {
     expect((await b.call('POST', `${APP}/sign-in-links/use`, { token })).status).toBe(200);
     expect((await b.call('GET', `${APP}/me`)).body.data.user.id).toBe(u.userId);
     expect((await browser().call('POST', `${APP}/sign-in-links/use`, { token })).status).toBe(404);
+  });
+});
+
+describe('retention of ended sessions and spent links', () => {
+  // A system of its own whose identity keeps what ended for 10 s and sweeps every second.
+  const RETENTION_MS = 10_000;
+  let sys: PrivateSystem;
+  let db: Pool;
+  beforeAll(async () => {
+    sys = await startPrivateSystem({
+      name: 'session-retention',
+      envFor: { identity: { SESSION_RETENTION_DAYS: String(RETENTION_MS / 86_400_000), SESSION_SWEEP_INTERVAL_SECONDS: '1' } },
+    });
+    db = new Pool({ connectionString: sys.system.infra.DATABASE_URL, max: 1 });
+  }, 120000);
+  afterAll(async () => {
+    await db?.end();
+    await sys?.stop();
+  });
+
+  const sessionIds = async () => (await db.query(`SELECT id FROM identity.sessions ORDER BY id`)).rows.map((r) => r.id as string);
+  const linkCount = async () => Number((await db.query(`SELECT count(*) AS n FROM identity.invitations`)).rows[0].n);
+  const linkToken = (url: string) => new URL(url).hash.replace(/^#token=/, '');
+
+  it('deletes a signed-out session and the used sign-in links no sooner than the retention; a live session and a valid link stay and work', async () => {
+    const owner = await sys.admin.tenant('owner');
+    const link = async () => linkToken((await sys.admin.rpc.createSignInLink({ userId: owner.userId })).url);
+    const leaving = browser(sys.system.gatewayUrl);
+    const staying = browser(sys.system.gatewayUrl);
+    expect((await leaving.call('POST', `${APP}/sign-in-links/use`, { token: await link() })).status).toBe(200);
+    expect((await staying.call('POST', `${APP}/sign-in-links/use`, { token: await link() })).status).toBe(200);
+    const unused = await link();
+    const before = await sessionIds();
+    expect(before).toHaveLength(2);
+    expect(await linkCount()).toBe(3);
+
+    const leavingCookie = leaving.cookie;
+    expect((await leaving.call('POST', `${APP}/logout`, undefined, CSRF)).status).toBe(200);
+    const signedOutAt = Date.now();
+    leaving.cookie = leavingCookie;
+    const signedOutId = (await db.query(`SELECT id FROM identity.sessions WHERE revoked_at IS NOT NULL`)).rows[0].id as string;
+
+    // Gone once the retention is over, with the two links used before the sign-out (one sweep deletes sessions, then
+    // links); meanwhile the live session is used and the ended one refused.
+    const swept = async () =>
+      Number(
+        /^identity_sessions_swept_total(?:\{[^}]*\})? (\d+)/m.exec(
+          await (await fetch(`http://127.0.0.1:${sys.system.ports.services.identity!.httpPort}/metrics`)).text(),
+        )?.[1] ?? 0,
+      );
+    const deadline = Date.now() + 60_000;
+    let seenGoneAt: number | undefined;
+    let lastSeenAt = signedOutAt;
+    while ((await swept()) < 3) {
+      if ((await sessionIds()).includes(signedOutId)) lastSeenAt = Date.now();
+      else seenGoneAt ??= Date.now();
+      if (Date.now() > deadline) throw new Error('the signed-out session and the used links were not deleted within 60 s');
+      expect((await staying.call('GET', `${APP}/me`)).status).toBe(200);
+      expect((await leaving.call('GET', `${APP}/me`)).status).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // Not before the retention was over: still there well into it (polled every half second), gone after it.
+    expect(lastSeenAt - signedOutAt).toBeGreaterThanOrEqual(RETENTION_MS / 2);
+    expect((seenGoneAt ?? Date.now()) - signedOutAt).toBeGreaterThanOrEqual(RETENTION_MS);
+    expect(await sessionIds()).toEqual(before.filter((id) => id !== signedOutId));
+    // The unused link, valid for hours, stays.
+    expect(await linkCount()).toBe(1);
+
+    // The ended cookie gets the same answer as before; the live session and the unused link still work.
+    expect((await leaving.call('GET', `${APP}/me`)).status).toBe(401);
+    expect((await staying.call('GET', `${APP}/me`)).body.data.user.id).toBe(owner.userId);
+    const late = browser(sys.system.gatewayUrl);
+    expect((await late.call('POST', `${APP}/sign-in-links/use`, { token: unused })).status).toBe(200);
+    expect((await late.call('GET', `/${owner.projectId}/test-runs`)).status).toBe(200);
+    // Nothing else was deleted meanwhile.
+    expect(await swept()).toBe(3);
   });
 });

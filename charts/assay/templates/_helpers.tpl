@@ -418,10 +418,12 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $_ = set $d "S3_REGION" $a.s3.region -}}
 {{- end -}}
 {{- else if eq .key "identity" -}}
-{{- /* invitation and sign-in links point at the web app; web app sessions (identity.config overrides) */ -}}
+{{- /* invitation and sign-in links point at the web app; web app sessions and their retention (identity.config overrides) */ -}}
 {{- $_ := set $d "PUBLIC_UI_URL" $cfg.publicUiUrl -}}
 {{- $_ = set $d "SESSION_IDLE_HOURS" "24" -}}
 {{- $_ = set $d "SESSION_MAX_DAYS" "30" -}}
+{{- $_ = set $d "SESSION_RETENTION_DAYS" "30" -}}
+{{- $_ = set $d "SESSION_SWEEP_INTERVAL_SECONDS" "3600" -}}
 {{- else if eq .key "analytics" -}}
 {{- /* read-model defaults (README "Analytics"); any key in analytics.config overrides these */ -}}
 {{- $_ := set $d "RUNS_URL" $svc.runs -}}

@@ -1,5 +1,6 @@
 /**
- * The identity service: organizations, users, memberships, projects and tokens (schema `identity`).
+ * The identity service: organizations, users, memberships, projects and tokens, and the web app's accounts,
+ * sessions and links, whose retention sweeper is its one worker (schema `identity`).
  * AdminService answers only the admin CLI's credential; AuthService serves the gateway; IdentityService the
  * other services. `identityService(config)` is what main.ts runs; tests may start it with another clock.
  */
@@ -9,6 +10,7 @@ import { defineService, type Clock } from '@assay/service-kit';
 import type { IdentityConfig } from './config';
 import { routes } from './routes';
 import { wire } from './wiring';
+import { retentionSweeper } from './workers/sweeper';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
@@ -20,6 +22,7 @@ export function identityService(config: IdentityConfig, opts: { clock?: Clock } 
     adminServices: [AdminService],
     wire: (ctx) => wire(ctx, opts),
     routes,
-    workers: (w) => [{ name: 'redis', start: async () => undefined, stop: () => w.close() }],
+    // Stopped in reverse: the sweeper, then the Redis connection.
+    workers: (w) => [{ name: 'redis', start: async () => undefined, stop: () => w.close() }, retentionSweeper(w)],
   });
 }

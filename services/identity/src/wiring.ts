@@ -1,16 +1,18 @@
-/** What the identity handlers share: the pool, the auth-cache generations in Redis, the clock. */
+/** What the identity handlers and workers share: the pool, the auth-cache generations in Redis, the metrics, the clock. */
 import { Redis } from 'ioredis';
 import type { Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
 import { systemClock, type Clock, type ServiceContext } from '@assay/service-kit';
 import type { IdentityConfig } from './config';
 import { redisGenerations, type Generations } from './domain/generations';
+import { identityMetrics, type IdentityMetrics } from './metrics';
 
 export interface Wiring {
   config: IdentityConfig;
   pool: Pool;
   logger: Logger;
   generations: Generations;
+  metrics: IdentityMetrics;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -24,6 +26,7 @@ export function wire(ctx: ServiceContext<IdentityConfig>, overrides: { clock?: C
     pool: ctx.pool,
     logger: ctx.logger,
     generations: redisGenerations(redis, ctx.logger),
+    metrics: identityMetrics(ctx.metrics.registry),
     clock: overrides.clock ?? systemClock,
     close: async () => redis.disconnect(),
   };

@@ -84,3 +84,34 @@ export async function useLink(q: Queryable, purpose: LinkPurpose, tokenHash: Buf
   );
   return rows[0]?.user_id;
 }
+
+/*
+ * Retention. Sessions and links are written and checked against the database's clock (`now()` above), so their
+ * retention is reckoned by it too. Each statement deletes at most `limit` rows: a backlog goes in short
+ * transactions. A session ended at the first of its sign-out, its idle expiry (which stops moving once passed)
+ * and its absolute expiry; a link at its use or its expiry.
+ */
+
+/** Deletes up to `limit` sessions that ended more than `retentionSeconds` ago; returns how many. */
+export async function deleteEndedSessions(q: Queryable, retentionSeconds: number, limit: number): Promise<number> {
+  const { rowCount } = await q.query(
+    `DELETE FROM sessions WHERE id IN (
+       SELECT id FROM sessions
+        WHERE least(revoked_at, idle_expires_at, expires_at) < now() - make_interval(secs => $1)
+        LIMIT $2)`,
+    [retentionSeconds, limit],
+  );
+  return rowCount ?? 0;
+}
+
+/** Deletes up to `limit` invitations and sign-in links used or expired more than `retentionSeconds` ago; returns how many. */
+export async function deleteSpentLinks(q: Queryable, retentionSeconds: number, limit: number): Promise<number> {
+  const { rowCount } = await q.query(
+    `DELETE FROM invitations WHERE token_hash IN (
+       SELECT token_hash FROM invitations
+        WHERE least(used_at, expires_at) < now() - make_interval(secs => $1)
+        LIMIT $2)`,
+    [retentionSeconds, limit],
+  );
+  return rowCount ?? 0;
+}
