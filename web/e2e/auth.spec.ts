@@ -133,10 +133,16 @@ test('sign out everywhere ends the sessions of other browsers', async ({ browser
 });
 
 test('an unknown path is the not-found page, answered with 404; known pages with 200', async ({ page }) => {
+  // The app's scripts arrive as the build's brotli copies (Chromium accepts br), and run.
+  const scripts: { url: string; encoding: string | undefined }[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') scripts.push({ url: res.url(), encoding: res.headers()['content-encoding'] });
+  });
   const missing = await page.goto('/no/such/page');
   expect(missing!.status()).toBe(404);
   expect(missing!.headers()['content-type']).toMatch(/^text\/html/);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  expect(scripts.find((s) => /\/assets\/index-[\w-]+\.js$/.test(s.url))?.encoding).toBe('br');
   await expectAccessible(page);
 
   const known = await page.goto('/projects/p1/runs/r1/test-cases/c1');

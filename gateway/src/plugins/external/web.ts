@@ -1,6 +1,7 @@
 /**
  * The web app's files, served by the gateway (CONTRACT §10): hashed assets under /assets/ cached for a year
- * (immutable: a new build has new names), and `index.html` for every path of the app — never cached, under a
+ * (immutable: a new build has new names), sent as the build's brotli or gzip copy when the browser accepts one
+ * (web/vite.config.ts writes them; `Vary: Accept-Encoding`), and `index.html` for every path of the app — never cached, under a
  * strict Content-Security-Policy. A path that is not one of the app's pages (listed by the build in
  * `routes.json`) gets the same document with status 404, so the app shows its not-found page and a crawler
  * or a link checker sees a 404. API, docs, health and metrics paths never reach here.
@@ -60,6 +61,9 @@ export default fp(
       index: false,
       immutable: true,
       maxAge: '365d',
+      preCompressed: true,
+      // Whichever copy is sent: a shared cache must keep one per encoding (@fastify/static does not say so itself).
+      setHeaders: (res) => res.setHeader('vary', 'Accept-Encoding'),
     });
     for (const file of fs.readdirSync(opts.root).filter((f) => /\.(svg|ico|png|txt|webmanifest)$/.test(f))) {
       const body = fs.readFileSync(path.join(opts.root, file));
