@@ -20,9 +20,10 @@ function routesJson(): Plugin {
 }
 
 /**
- * `x.js.br` and `x.js.gz` beside every script, style sheet and SVG under assets/ of 1 KB or more, compressed once
- * at the highest levels: the gateway sends the copy the browser accepts (@fastify/static's `preCompressed`), so the
- * app arrives compressed with no proxy configured for it and no CPU spent per request. From the written files, so
+ * `x.js.br` and `x.js.gz` beside every script, style sheet and SVG under assets/, compressed once at the highest
+ * levels: the gateway sends the copy the browser accepts (@fastify/static's `preCompressed`), so the app arrives
+ * compressed with no proxy configured for it and no CPU spent per request. Small files too: one without copies
+ * would be compressed on every request (the gateway compresses what it sends, app.ts). From the written files, so
  * that the copies are exactly what is served uncompressed. Source maps are left alone (only developer tools load
  * them).
  */
@@ -36,7 +37,6 @@ function precompressed(): Plugin {
         if (!/^assets\/.+\.(js|css|svg)$/.test(name)) continue;
         const file = path.join(dir, name);
         const bytes = fs.readFileSync(file);
-        if (bytes.length < 1024) continue;
         const quality = { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY };
         fs.writeFileSync(
           `${file}.br`,

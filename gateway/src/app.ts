@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compressPlugin from '@fastify/compress';
 import type { Redis } from 'ioredis';
 import type { Client } from '@connectrpc/connect';
 import { httpMetrics, type Metrics } from '@assay/service-kit';
@@ -32,6 +33,9 @@ import appApi, { APP_PREFIX } from './routes/app';
 import { mcpRoutes, type McpHttpModule } from './routes/mcp';
 import cookiesPlugin from './plugins/app/cookies';
 import type { Authenticator } from './auth/authenticator';
+
+/** Content types worth compressing: text (not event streams), JSON, JavaScript and SVG. */
+export const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|^application\/javascript|^image\/svg\+xml/;
 
 /** web/dist of this installation (next to the gateway workspace, in the repository and in the image). */
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '..', '..', 'web', 'dist');
@@ -86,6 +90,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
 
+  // Answers compressed (brotli, else gzip) for a client that accepts it: JSON, text, HTML, scripts and SVG of 1 KB or
+  // more. Added to each route as its last onSend hook, so the idempotency records and everything else see the answer
+  // as it is. Event streams, partial content and artifacts (routes/artifacts.ts: bytes as stored, with their length
+  // and ranges) are sent as they are, and so are the web app's assets, which come compressed from the build. Request
+  // bodies are never inflated (a compressed body is refused as any non-JSON body).
+  await app.register(compressPlugin, {
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE,
+    globalDecompression: false,
+  });
   await app.register(errorsPlugin);
   await app.register(validationPlugin);
   await app.register(securityPlugin);

@@ -77,6 +77,8 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
     '/api/v1/artifacts/:artifactId',
     {
       config: { auth: 'none', errors: ['FORBIDDEN', 'RANGE_NOT_SATISFIABLE'] },
+      // The bytes as stored, with their length and ranges (app.ts).
+      compress: false,
       schema: {
         tags: ['Artifacts'],
         operationId: 'downloadArtifactBySignedUrl',
@@ -104,6 +106,8 @@ export async function artifactRoutes(fastify: FastifyInstance, opts: IngestOptio
     '/api/v1/artifacts/html/:runId/:token/*',
     {
       config: { auth: 'none', errors: ['FORBIDDEN', 'RANGE_NOT_SATISFIABLE'] },
+      // The bytes as stored, with their length and ranges (app.ts).
+      compress: false,
       schema: {
         tags: ['Artifacts'],
         operationId: 'downloadHtmlReportFile',
