@@ -1,8 +1,8 @@
 /**
  * The web app's files, served by the gateway (CONTRACT §10): hashed assets under /assets/ cached for a year
  * (immutable: a new build has new names), sent as the build's brotli or gzip copy when the browser accepts one
- * (web/vite.config.ts writes them; `Vary: Accept-Encoding`), and `index.html` for every path of the app — never cached, under a
- * strict Content-Security-Policy. A path that is not one of the app's pages (listed by the build in
+ * (web/vite.config.ts writes them; `Vary: Accept-Encoding`), and `index.html` for every path of the app — never
+ * cached, under a strict Content-Security-Policy. A path that is not one of the app's pages (listed by the build in
  * `routes.json`) gets the same document with status 404, so the app shows its not-found page and a crawler
  * or a link checker sees a 404. API, docs, health and metrics paths never reach here.
  */
