@@ -36,7 +36,7 @@ import cookiesPlugin from './plugins/app/cookies';
 import type { Authenticator } from './auth/authenticator';
 
 /** Content types worth compressing: text (not event streams), JSON, JavaScript and SVG. */
-export const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|^application\/javascript|^image\/svg\+xml/;
+const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|^application\/javascript|^image\/svg\+xml/;
 
 /** web/dist of this installation (next to the gateway workspace, in the repository and in the image). */
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '..', '..', 'web', 'dist');

@@ -32,7 +32,7 @@ async function session() {
   return { id: signedIn.session!.id, cookie: signedIn.sessionId, userId };
 }
 
-/** Sets a session's times relative to the database's now(), in hours (null leaves it unset). */
+/** Sets a session's times relative to the database's now(), in hours (no `revoked`: not signed out). */
 async function age(id: string, t: { revoked?: number | null; idle: number; expires: number }) {
   await u.db.pool.query(
     `UPDATE sessions SET revoked_at = now() + make_interval(hours => $2), idle_expires_at = now() + make_interval(hours => $3),
