@@ -84,3 +84,46 @@ test('a project without runs shows empty states', async ({ page, tenant, signIn 
   await page.goto(`/projects/${t.projectId}/specs`);
   await expect(page.getByText('No spec file ran in the last 30 days.')).toBeVisible();
 });
+
+test('the dashboard shows a running run with its results as they stream in, until it finishes', async ({ page, tenant, signIn }) => {
+  test.setTimeout(60_000);
+  const t = await tenant('member');
+  const ingest = (path: string, body: unknown) =>
+    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
+      rawBody: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+  const result = (title: string, status: 'passed' | 'failed') => ({
+    file: 'cart.spec.ts',
+    titlePath: ['cart', title],
+    projectName: 'chromium',
+    status,
+    duration: 10,
+    retry: 0,
+    errors: status === 'failed' ? [{ message: 'boom' }] : [],
+    steps: [],
+    attachments: [],
+    annotations: [],
+    tags: [],
+  });
+  const started = await ingest('/runs', {
+    metadata: { git: { branch: 'feature/live', commit: { hash: 'abc123', message: 'wip', author: 'Ada' } }, environment: 'staging' },
+  });
+  expect(started.status).toBe(201);
+  const runId = started.body.data.runId;
+  expect((await ingest(`/runs/${runId}/results`, { results: [result('adds', 'passed'), result('removes', 'failed')] })).status).toBe(200);
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}`);
+  const running = page.getByRole('region', { name: 'Running now' });
+  await expect(running.getByRole('link', { name: `Run #${started.body.data.counter}` })).toBeVisible();
+  await expect(running).toContainText('feature/live');
+  await expect(running).toContainText('1 passed, 1 failed of 2');
+  await expectAccessible(page);
+
+  // The page asks again while a run runs: the next result shows without a reload, and the finish empties the list.
+  expect((await ingest(`/runs/${runId}/results`, { results: [result('empties', 'passed')] })).status).toBe(200);
+  await expect(running).toContainText('2 passed, 1 failed of 3', { timeout: 15_000 });
+  expect((await ingest(`/runs/${runId}/finish`, {})).status).toBe(200);
+  await expect(running).toContainText('No run is running.', { timeout: 15_000 });
+});

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { RunStatus, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { ListRunResultsResponse, RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
@@ -55,10 +55,19 @@ export class ReadModel {
     return dayOf(this.now());
   }
 
-  /** RUN_STARTED: the run shows among the active runs until it is folded. */
+  /** RUN_STARTED: the run's branch, environment, author and tags are filter values from now on. */
   async runStarted(projectId: string, run: RunSnapshot): Promise<void> {
     const key = await projectKeyOf(this.pool, projectId, this.today());
     await recordRunning(this.pool, key, run);
+  }
+
+  /**
+   * The runs running now, newest first, and how many there are: asked of the runs service, which has each run as
+   * it is now (this model hears only of a run's start and finish, not of its results as they stream in).
+   */
+  async runningNow(projectId: string, limit: number, signal?: AbortSignal): Promise<{ count: number; runs: RunSnapshot[] }> {
+    const res = await this.o.runs.listRuns({ projectId, status: RunStatus.RUNNING, page: { page: 1, limit } }, { signal });
+    return { count: Number(res.page?.total ?? 0), runs: res.runs };
   }
 
   /**

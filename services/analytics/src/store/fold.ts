@@ -7,9 +7,8 @@
  */
 import type { PoolClient, Queryable } from '@assay/db';
 import { collectAfterBulkWork } from '@assay/service-kit';
-import { toBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { RunSnapshotSchema, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import type { RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import type { RunResult } from '@assay/proto/assay/runs/v1/runs_pb';
 import { testOutcome } from '@assay/contracts/runs/test-cases';
 import { bucketOf, mergeHist } from '../domain/histogram';
@@ -120,16 +119,13 @@ export async function projectKeyOf(c: Queryable, projectId: string, today: numbe
 
 const sortedUnique = (a: Iterable<string>) => [...new Set(a)].sort();
 
-/**
- * A run seen running (RUN_STARTED): listed among the dashboard's active runs until it is folded; its branch,
- * environment, author and tags are filter values from now on.
- */
+/** A run seen running (RUN_STARTED): its branch, environment, author and tags are filter values from now on. */
 export async function recordRunning(c: Queryable, projectKey: number, run: RunSnapshot): Promise<void> {
   const start = run.startTime ? timestampDate(run.startTime) : new Date();
   await internDims(c, projectKey, runDims(run));
   await c.query(
-    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, snapshot)
-     VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $8, $9)
+    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags)
+     VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $8)
      ON CONFLICT (run_id) DO NOTHING`,
     [
       run.id,
@@ -140,7 +136,6 @@ export async function recordRunning(c: Queryable, projectKey: number, run: RunSn
       run.git?.environment ?? '',
       run.git?.commit?.author ?? '',
       sortedUnique(run.tags),
-      Buffer.from(toBinary(RunSnapshotSchema, run)),
     ],
   );
 }
@@ -160,18 +155,17 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
       tags: textArrayLiteral(sortedUnique(i.run.tags)),
       allTags: textArrayLiteral(sortedUnique(i.run.tags)),
       results: 0,
-      snapshot: Buffer.from(toBinary(RunSnapshotSchema, i.run)),
     };
   });
   const { rows: fresh } = await c.query(
-    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, results, snapshot, folded_at)
+    `INSERT INTO runs (run_id, project_key, status, day, start_time, branch, environment, author, tags, all_tags, results, folded_at)
      SELECT x.id, $1, x.status, x.day, to_timestamp(x.start / 1000.0), x.branch, x.env, x.author, x.tags::text[], x.all_tags::text[],
-            x.results, x.snapshot, now()
+            x.results, now()
        FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                   $11::int[], $12::bytea[]) AS x(id, status, day, start, branch, env, author, tags, all_tags, results, snapshot)
+                   $11::int[]) AS x(id, status, day, start, branch, env, author, tags, all_tags, results)
      ON CONFLICT (run_id) DO UPDATE SET project_key = EXCLUDED.project_key, status = EXCLUDED.status, day = EXCLUDED.day,
        start_time = EXCLUDED.start_time, branch = EXCLUDED.branch, environment = EXCLUDED.environment, author = EXCLUDED.author,
-       tags = EXCLUDED.tags, all_tags = EXCLUDED.all_tags, results = EXCLUDED.results, snapshot = EXCLUDED.snapshot,
+       tags = EXCLUDED.tags, all_tags = EXCLUDED.all_tags, results = EXCLUDED.results, snapshot = NULL,
        folded_at = EXCLUDED.folded_at
      WHERE runs.folded_at IS NULL
      RETURNING run_id`,
@@ -187,7 +181,6 @@ async function markFolded(c: PoolClient, projectKey: number, inputs: FoldInput[]
       rows.map((r) => r.tags),
       rows.map((r) => r.allTags),
       rows.map((r) => r.results),
-      rows.map((r) => r.snapshot),
     ],
   );
   return new Set(fresh.map((r) => r.run_id as string));

@@ -1,11 +1,12 @@
 /**
  * The `dashboard` family's handler (handlers/dashboard.ts: GetDashboard) through the in-memory transport, fed the
  * way production feeds it: run-lifecycle events through the consumer (workers/consumer.ts, the kit's EventWorker).
- * RUN_STARTED lists a run as active (its duration so far from the clock), RUN_FINISHED folds it (pulled from
- * the runs service); replays change nothing, undecodable or incomplete events are skipped.
+ * The runs running now are the runs service's (as it has them now: analytics hears only of a run's start and
+ * finish), RUN_FINISHED folds a run (pulled from the runs service); replays change nothing, undecodable or
+ * incomplete events are skipped.
  */
 import { create, toBinary } from '@bufbuild/protobuf';
-import { RunEventType, RunLifecycleEventSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
+import { RunEventType, RunLifecycleEventSchema, TestStatsSchema } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
 import { createLogger } from '@assay/logger';
 import { runEventConsumer } from '../../src/workers/consumer';
 import { analyticsUnit, daysAgo, NOW, runOf, type AnalyticsUnit } from './fixture';
@@ -34,17 +35,21 @@ beforeAll(async () => {
 afterAll(() => u.db.drop());
 
 describe('dashboard handler (fed through the run-lifecycle consumer)', () => {
-  it('a started run is active, with its duration so far; finishing folds it into the 30-day figures', async () => {
+  it('a running run is active as the runs service has it now; finishing folds it into the 30-day figures', async () => {
+    const [started] = u.publish(P, { id: 'run-1', at: new Date(NOW.getTime() - 90_000), status: 'running' });
+    await deliver(event(RunEventType.RUN_STARTED, started!.run));
+    // Its results stream in: the runs service's snapshot has them, the event had none.
     const [running] = u.publish(P, {
       id: 'run-1',
       at: new Date(NOW.getTime() - 90_000),
       status: 'running',
       results: [{ test: 'x', outcome: 'unexpected' }],
     });
-    await deliver(event(RunEventType.RUN_STARTED, running!.run));
+    running!.run.testStats = create(TestStatsSchema, { total: 1, failed: 1 });
     let d = await u.client.getDashboard({ projectId: P });
     expect(d.runs).toMatchObject({ total: 0n, running: 1n });
-    expect(d.activeRuns.map((r) => [r.id, r.duration])).toEqual([['run-1', 90_000n]]);
+    expect(d.activeRuns).toEqual([running!.run]);
+    expect(d.activeRuns[0]!.testStats).toMatchObject({ total: 1, failed: 1 });
 
     const [done] = u.publish(P, { id: 'run-1', at: new Date(NOW.getTime() - 90_000), results: [{ test: 'x', outcome: 'unexpected' }] });
     await deliver(event(RunEventType.RUN_FINISHED, done!.run));

@@ -82,6 +82,14 @@ function fakeRuns(known: Map<string, { projectId: string; input: RunWithResults 
         if (!k) throw new ConnectError('unknown run', Code.NotFound);
         return { run: k.input.run, results: k.input.results };
       },
+      async listRuns(req) {
+        const runs = [...known.values()]
+          .filter((k) => k.projectId === req.projectId && (req.status === undefined || k.input.run.status === req.status))
+          .map((k) => k.input.run)
+          .sort((a, b) => Number(b.startTime!.seconds - a.startTime!.seconds));
+        const limit = req.page?.limit ?? 10;
+        return { runs: runs.slice(0, limit), page: { page: 1, limit, total: BigInt(runs.length) } };
+      },
       async scanRuns(req) {
         return {
           runs: [...known.values()]
