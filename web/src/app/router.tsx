@@ -3,6 +3,7 @@
  * come from its own folder), then the not-found page for any other path.
  */
 import { createBrowserRouter } from 'react-router';
+import { Loading } from '../ui/states';
 import { AcceptInvitationPage } from '../auth/AcceptInvitationPage';
 import { LoginPage } from '../auth/LoginPage';
 import { SignInLinkPage } from '../auth/SignInLinkPage';
@@ -27,6 +28,8 @@ export const router = createBrowserRouter([
     children: [
       {
         ErrorBoundary: RouteError,
+        // Opening the app on a page: the header and navigation show while the page's own code loads (its route is lazy).
+        HydrateFallback: () => <Loading />,
         children: [
           ...projectsRoutes,
           ...runsRoutes,
