@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -81,7 +82,9 @@ export function PerformancePage() {
                 <tr key={t.testId}>
                   <td>
                     <Link to={href(PAGES.test, { projectId, testId: t.testId })}>{t.title}</Link>
-                    <div className="muted mono">{t.file}</div>
+                    <div className="muted mono">
+                      <Breakable text={t.file} />
+                    </div>
                   </td>
                   <td className="num">{formatCount(t.executions)}</td>
                   <td className="num">{formatDuration(t.p50Duration)}</td>

@@ -1,6 +1,7 @@
 /** `/projects/:projectId/specs` — spec file health over the window: tests, results, rates and durations per file. */
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { Pagination } from '../../ui/Pagination';
 import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
@@ -42,7 +43,9 @@ export function SpecsPage() {
             <tbody>
               {specs.data.data.map((s) => (
                 <tr key={s.file}>
-                  <td className="mono">{s.file}</td>
+                  <td className="mono">
+                    <Breakable text={s.file} />
+                  </td>
                   <td className="num">{formatCount(s.tests)}</td>
                   <td className="num">{formatCount(s.executions)}</td>
                   <td className="num">{formatPercent(s.passRate)}</td>

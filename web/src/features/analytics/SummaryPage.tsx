@@ -7,6 +7,7 @@ import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import type { paths } from '@assay/client';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -110,7 +111,7 @@ function Summary({ projectId, s }: { projectId: string; s: SummaryData }) {
               <tbody>
                 {rows.map((b) => (
                   <tr key={b.name}>
-                    <td className="mono">{b.name || '—'}</td>
+                    <td className="mono">{b.name ? <Breakable text={b.name} /> : '—'}</td>
                     <td className="num">{formatCount(b.runs)}</td>
                     <td className="num">{formatCount(b.executions)}</td>
                     <td className="num">{formatPercent(b.passRate)}</td>

@@ -221,42 +221,44 @@ function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Que
           <p className="muted" role="status">
             {cases.data.pagination.total} {cases.data.pagination.total === 1 ? 'case' : 'cases'}
           </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Title</th>
-                {suiteName ? null : <th scope="col">Suite</th>}
-                <th scope="col">Priority</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Status</th>
-                <th scope="col">Type</th>
-                <th scope="col">Steps</th>
-                <th scope="col">Tags</th>
-              </tr>
-            </thead>
-            <tbody>
-              {cases.data.data.map((c) => (
-                <tr key={c._id}>
-                  <td className="mono">{c.caseId}</td>
-                  <td>
-                    <Link to={href(PAGES.manualTestCase, { projectId, caseId: c.caseId })}>{c.title}</Link>
-                  </td>
-                  {suiteName ? null : <td>{c.metadata.suite?.name ?? '—'}</td>}
-                  <td>
-                    <span className={`priority priority-${c.classification.priority}`}>{valueLabel(c.classification.priority)}</span>
-                  </td>
-                  <td>{valueLabel(c.classification.severity)}</td>
-                  <td>{valueLabel(c.classification.status)}</td>
-                  <td>{valueLabel(c.classification.type)}</td>
-                  <td>{c.steps.type === 'gherkin' ? `${c.steps.gherkin.length} Gherkin` : `${c.steps.classic.length} classic`}</td>
-                  <td>
-                    <Tags tags={c.tags} />
-                  </td>
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">ID</th>
+                  <th scope="col">Title</th>
+                  {suiteName ? null : <th scope="col">Suite</th>}
+                  <th scope="col">Priority</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Steps</th>
+                  <th scope="col">Tags</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {cases.data.data.map((c) => (
+                  <tr key={c._id}>
+                    <td className="mono nowrap">{c.caseId}</td>
+                    <td>
+                      <Link to={href(PAGES.manualTestCase, { projectId, caseId: c.caseId })}>{c.title}</Link>
+                    </td>
+                    {suiteName ? null : <td>{c.metadata.suite?.name ?? '—'}</td>}
+                    <td>
+                      <span className={`priority priority-${c.classification.priority}`}>{valueLabel(c.classification.priority)}</span>
+                    </td>
+                    <td>{valueLabel(c.classification.severity)}</td>
+                    <td>{valueLabel(c.classification.status)}</td>
+                    <td>{valueLabel(c.classification.type)}</td>
+                    <td>{c.steps.type === 'gherkin' ? `${c.steps.gherkin.length} Gherkin` : `${c.steps.classic.length} classic`}</td>
+                    <td>
+                      <Tags tags={c.tags} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pagination pagination={cases.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined })} />
         </>
       )}

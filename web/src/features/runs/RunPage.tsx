@@ -5,6 +5,7 @@
  */
 import { Link, useParams } from 'react-router';
 import { href, PAGES } from '../../app/paths';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
@@ -91,7 +92,9 @@ export function RunPage() {
               {rows.data.data.specs.map((s) => (
                 <tr key={s.id}>
                   <td className="mono">
-                    <Link to={href(PAGES.spec, { projectId, runId, specId: s.id })}>{s.file}</Link>
+                    <Link to={href(PAGES.spec, { projectId, runId, specId: s.id })}>
+                      <Breakable text={s.file} />
+                    </Link>
                   </td>
                   <td className="num">{formatCount(s.total)}</td>
                   <td className="num">{formatCount(s.passed)}</td>

@@ -7,6 +7,7 @@ import { type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -110,28 +111,30 @@ export function RunsPage() {
         </Empty>
       ) : (
         <>
-          <table className="table">
-            <caption className="visually-hidden">Runs</caption>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Commit</th>
-                <th scope="col">Started</th>
-                <th scope="col" className="num">
-                  Duration
-                </th>
-                <th scope="col">Results</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.data.map((run) => (
-                <RunRow key={run.id} projectId={projectId} run={run} />
-              ))}
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="table">
+              <caption className="visually-hidden">Runs</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Branch</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Commit</th>
+                  <th scope="col">Started</th>
+                  <th scope="col" className="num">
+                    Duration
+                  </th>
+                  <th scope="col">Results</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.data.data.map((run) => (
+                  <RunRow key={run.id} projectId={projectId} run={run} />
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pagination pagination={runs.data.pagination} onPage={(page) => set({ page })} />
         </>
       )}
@@ -143,16 +146,18 @@ function RunRow({ projectId, run }: { projectId: string; run: Run }) {
   const git = run.metadata.git;
   return (
     <tr>
-      <td>
+      <td className="nowrap">
         <Link to={href(PAGES.run, { projectId, runId: run.id })}>{runTitle(run)}</Link>
       </td>
       <td>
         <StatusBadge status={run.status} />
       </td>
-      <td className="mono">{git.branch || '—'}</td>
+      <td className="mono">{git.branch ? <Breakable text={git.branch} /> : '—'}</td>
       <td>{git.environment || '—'}</td>
-      <td className="cell-truncate" title={git.commit.message}>
-        {git.commit.hash ? <span className="mono">{shortHash(git.commit.hash)}</span> : '—'} {git.commit.message.split('\n')[0]}
+      <td title={git.commit.message}>
+        <span className="clamp-2">
+          {git.commit.hash ? <span className="mono">{shortHash(git.commit.hash)}</span> : '—'} {git.commit.message.split('\n')[0]}
+        </span>
       </td>
       <td>{formatDateTime(run.startTime)}</td>
       <td className="num">{formatDuration(run.duration)}</td>

@@ -7,6 +7,7 @@ import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
+import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
@@ -139,11 +140,11 @@ export function TestHistoryPage() {
                   <td>
                     <StatusBadge status={i.status} label={statusLabel(i.status)} />
                   </td>
-                  <td className="mono">{i.branch || '—'}</td>
+                  <td className="mono">{i.branch ? <Breakable text={i.branch} /> : '—'}</td>
                   <td>{formatDateTime(i.startedAt)}</td>
                   <td className="num">{formatDuration(i.duration)}</td>
-                  <td className="cell-truncate" title={i.error?.message}>
-                    {i.error?.message.split('\n')[0] ?? ''}
+                  <td title={i.error?.message}>
+                    <span className="clamp-2">{i.error?.message.split('\n')[0] ?? ''}</span>
                   </td>
                 </tr>
               ))}

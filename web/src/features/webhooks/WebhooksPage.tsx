@@ -10,6 +10,7 @@ import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
+import { Breakable } from '../../ui/Breakable';
 import { CopyButton } from '../../ui/CopyButton';
 import { FormError } from '../../ui/FormError';
 import { Page } from '../../ui/Page';
@@ -66,7 +67,9 @@ export function WebhooksPage() {
             {webhooks.data.data.map((w) => (
               <tr key={w._id}>
                 <td className="mono">
-                  <Link to={href(PAGES.webhook, { projectId, webhookId: w._id })}>{w.url}</Link>
+                  <Link to={href(PAGES.webhook, { projectId, webhookId: w._id })}>
+                    <Breakable text={w.url} />
+                  </Link>
                   {w.description ? <div className="muted">{w.description}</div> : null}
                 </td>
                 <td>{w.events.join(', ')}</td>

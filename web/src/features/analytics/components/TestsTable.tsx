@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { href, PAGES } from '../../../app/paths';
+import { Breakable } from '../../../ui/Breakable';
 import { formatCount, formatDuration, formatPercent } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
 
@@ -42,7 +43,9 @@ export function TestsTable({
           <tr key={t.testId}>
             <td>
               <Link to={href(PAGES.test, { projectId, testId: t.testId })}>{t.title}</Link>
-              <div className="muted mono">{t.file}</div>
+              <div className="muted mono">
+                <Breakable text={t.file} />
+              </div>
             </td>
             <td className="num">{formatCount(t.executions)}</td>
             <td className="num">{formatPercent(t.failureRate)}</td>

@@ -5,6 +5,7 @@
  * the path its reporter gave.
  */
 import type { paths } from '@assay/client';
+import { Breakable } from '../../../ui/Breakable';
 import { formatBytes } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
 
@@ -68,15 +69,21 @@ export function Attachments({ attachments, trace }: { attachments: Attachment[];
           {attachments.map((a, i) => (
             <tr key={i}>
               <td>{a.name}</td>
-              <td className="mono">{a.contentType}</td>
+              <td className="mono">
+                <Breakable text={a.contentType} />
+              </td>
               <td>{a.retry + 1}</td>
-              <td className="mono cell-truncate">
+              <td className="mono">
                 {a.artifact ? (
                   <a href={a.artifact.url} download={a.artifact.fileName}>
-                    {a.artifact.fileName} ({formatBytes(a.artifact.size)})
+                    <Breakable text={a.artifact.fileName} /> ({formatBytes(a.artifact.size)})
                   </a>
+                ) : a.path ? (
+                  <Breakable text={a.path} />
+                ) : a.size !== undefined ? (
+                  `inline, ${a.size} bytes`
                 ) : (
-                  (a.path ?? (a.size !== undefined ? `inline, ${a.size} bytes` : '—'))
+                  '—'
                 )}
               </td>
             </tr>
