@@ -4,7 +4,7 @@
  * finished run leaves the list at once and counts as finished once analytics has folded it. When analytics cannot
  * reach the runs service the dashboard answers 503, not figures without the runs running now.
  */
-import { startPrivateSystem, testAdmin, testApi, waitUntil, type PrivateSystem, type Tenant } from '@assay/testkit';
+import { resultItem, startPrivateSystem, testAdmin, testApi, waitUntil, type PrivateSystem, type Tenant } from '@assay/testkit';
 
 jest.setTimeout(120000);
 const admin = testAdmin();
@@ -31,19 +31,7 @@ describe('dashboard: the runs running now', () => {
     expect(res.status).toBe(201);
     return res.body.data.runId as string;
   };
-  const result = (title: string, status: 'passed' | 'failed' | 'skipped') => ({
-    file: 'cart.spec.ts',
-    titlePath: ['cart', title],
-    projectName: 'chromium',
-    status,
-    duration: 10,
-    retry: 0,
-    errors: status === 'failed' ? [{ message: 'boom' }] : [],
-    steps: [],
-    attachments: [],
-    annotations: [],
-    tags: [],
-  });
+  const result = (title: string, status: 'passed' | 'failed' | 'skipped') => resultItem('cart.spec.ts', ['cart', title], status);
 
   beforeAll(async () => {
     t = await admin.tenant('member');

@@ -3,7 +3,7 @@
  * analytics service (from Kafka): figures, charts, top lists linking to a test's history, the window and the
  * explorer's filters in the URL, the performance list's search, spec health; an empty project's empty states.
  */
-import { largePlaywrightReport } from '@assay/testkit';
+import { largePlaywrightReport, resultItem } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
 test('dashboard, summary, performance, explorer and spec health over two runs', async ({ page, tenant, signIn }) => {
@@ -30,6 +30,8 @@ test('dashboard, summary, performance, explorer and spec health over two runs', 
   await expect(page.getByRole('figure', { name: /Runs by status: 0 passed, 2 failed/ })).toBeVisible();
   const flaky = page.getByRole('table', { name: 'Most flaky tests' });
   await expect(flaky.getByRole('link', { name: 'Feature 0 › test number 3' })).toBeVisible();
+  // A test is named with its file and Playwright project (the same title runs in every project).
+  await expect(flaky.getByRole('row', { name: /Feature 0 › test number 3/ })).toContainText('specs/feature-0.spec.ts · chromium');
   await expect(page.getByText('No run is running.')).toBeVisible();
   await expectAccessible(page);
 
@@ -63,6 +65,7 @@ test('dashboard, summary, performance, explorer and spec health over two runs', 
   await expectAccessible(page);
   await explorer.getByRole('link', { name: 'Feature 0 › test number 3' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feature 0 › test number 3');
+  await expect(page.getByText('specs/feature-0.spec.ts · chromium')).toBeVisible();
 
   await page.goto(`/projects/${t.projectId}/specs`);
   await expect(page.getByRole('table', { name: 'Spec files' }).getByRole('row', { name: /specs\/feature-0\.spec\.ts/ })).toContainText(
@@ -93,19 +96,7 @@ test('the dashboard shows a running run with its results as they stream in, unti
       rawBody: JSON.stringify(body),
       headers: { 'content-type': 'application/json' },
     });
-  const result = (title: string, status: 'passed' | 'failed') => ({
-    file: 'cart.spec.ts',
-    titlePath: ['cart', title],
-    projectName: 'chromium',
-    status,
-    duration: 10,
-    retry: 0,
-    errors: status === 'failed' ? [{ message: 'boom' }] : [],
-    steps: [],
-    attachments: [],
-    annotations: [],
-    tags: [],
-  });
+  const result = (title: string, status: 'passed' | 'failed') => resultItem('cart.spec.ts', ['cart', title], status);
   const started = await ingest('/runs', {
     metadata: { git: { branch: 'feature/live', commit: { hash: 'abc123', message: 'wip', author: 'Ada' } }, environment: 'staging' },
   });

@@ -4,6 +4,7 @@
  * separators) or scroll in a box of their own, so the page itself never scrolls sideways, from 1024 to 1920 pixels.
  * Opening each page directly logs no error or warning in the console (React Router's, React's, the CSP's).
  */
+import { resultItem } from '@assay/testkit';
 import { api, expect, test } from './support/fixtures';
 
 const FILE = 'tests/e2e/checkout/payment-providers/international-cards-and-wallets.spec.ts';
@@ -18,19 +19,13 @@ test('no page scrolls sideways at 1024, 1280, 1440 and 1920 pixels, nor logs a w
       rawBody: JSON.stringify(body),
       headers: { 'content-type': 'application/json' },
     });
-  const result = (title: string, status: 'passed' | 'failed') => ({
-    file: FILE,
-    titlePath: ['International cards and wallets', title],
-    projectName: 'chromium-with-a-long-project-name',
-    status,
-    duration: 1234,
-    retry: 0,
-    errors: status === 'failed' ? [{ message: `expect(received).toBe(expected) ${'x'.repeat(300)}` }] : [],
-    steps: [],
-    attachments: [],
-    annotations: [],
-    tags: ['@payments', '@international'],
-  });
+  const result = (title: string, status: 'passed' | 'failed') =>
+    resultItem(FILE, ['International cards and wallets', title], status, {
+      projectName: 'chromium-with-a-long-project-name',
+      duration: 1234,
+      errors: status === 'failed' ? [{ message: `expect(received).toBe(expected) ${'x'.repeat(300)}` }] : [],
+      tags: ['@payments', '@international'],
+    });
   const metadata = {
     git: {
       branch: BRANCH,

@@ -16,3 +16,4 @@ export * from './demo/runs';
 export * from './demo/large-run';
 export * from './demo/manual';
 export * from './s3';
+export * from './results';

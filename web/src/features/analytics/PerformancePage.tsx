@@ -3,14 +3,13 @@
  * first: a chart of the 15 slowest, then the whole list (searchable, 50 rows a page, in the URL).
  */
 import { lazy, Suspense, useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { $api } from '../../api/client';
-import { href, PAGES } from '../../app/paths';
-import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
+import { TestCell } from './components/TestCell';
 import { windowOf, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
 
@@ -81,10 +80,7 @@ export function PerformancePage() {
               {shown.map((t) => (
                 <tr key={t.testId}>
                   <td>
-                    <Link to={href(PAGES.test, { projectId, testId: t.testId })}>{t.title}</Link>
-                    <div className="muted mono">
-                      <Breakable text={t.file} />
-                    </div>
+                    <TestCell projectId={projectId} test={t} />
                   </td>
                   <td className="num">{formatCount(t.executions)}</td>
                   <td className="num">{formatDuration(t.p50Duration)}</td>

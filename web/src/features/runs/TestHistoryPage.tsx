@@ -49,7 +49,15 @@ export function TestHistoryPage() {
   const { pagination } = history.data;
 
   return (
-    <Page title={latest.title} subtitle={<span className="mono">{latest.file}</span>}>
+    <Page
+      title={latest.title}
+      subtitle={
+        <>
+          <span className="mono">{latest.file}</span>
+          {latest.projectName ? ` · ${latest.projectName}` : null}
+        </>
+      }
+    >
       <dl className="grid run-stats">
         <div className="card stat">
           <dt className="stat-label">Stability (passed / runs)</dt>

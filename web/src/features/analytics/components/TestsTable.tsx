@@ -1,10 +1,8 @@
 /** Tests with their figures over a window (top lists, the explorer), each linking to its history page. */
-import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
-import { href, PAGES } from '../../../app/paths';
-import { Breakable } from '../../../ui/Breakable';
 import { formatCount, formatDuration, formatPercent } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
+import { TestCell } from './TestCell';
 
 export function TestsTable({
   projectId,
@@ -42,10 +40,7 @@ export function TestsTable({
         {tests.map((t) => (
           <tr key={t.testId}>
             <td>
-              <Link to={href(PAGES.test, { projectId, testId: t.testId })}>{t.title}</Link>
-              <div className="muted mono">
-                <Breakable text={t.file} />
-              </div>
+              <TestCell projectId={projectId} test={t} />
             </td>
             <td className="num">{formatCount(t.executions)}</td>
             <td className="num">{formatPercent(t.failureRate)}</td>

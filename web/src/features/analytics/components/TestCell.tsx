@@ -1,0 +1,28 @@
+import { Link } from 'react-router';
+import type { Schemas } from '../../../api/client';
+import { href, PAGES } from '../../../app/paths';
+import { Breakable } from '../../../ui/Breakable';
+
+/**
+ * A test as the analytics tables name it: its title, linking to its history, then its file and Playwright project
+ * (the same test in two projects is two tests, with the same title and file).
+ */
+export function TestCell({
+  projectId,
+  test,
+}: {
+  projectId: string;
+  test: Pick<Schemas['AnalyticsTest'], 'testId' | 'title' | 'file' | 'projectName'>;
+}) {
+  return (
+    <>
+      <Link to={href(PAGES.test, { projectId, testId: test.testId })}>{test.title}</Link>
+      <div className="muted">
+        <span className="mono">
+          <Breakable text={test.file} />
+        </span>
+        {test.projectName ? ` · ${test.projectName}` : null}
+      </div>
+    </>
+  );
+}
