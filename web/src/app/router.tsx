@@ -3,7 +3,6 @@
  * come from its own folder), then the not-found page for any other path.
  */
 import { createBrowserRouter } from 'react-router';
-import { Loading } from '../ui/states';
 import { AcceptInvitationPage } from '../auth/AcceptInvitationPage';
 import { LoginPage } from '../auth/LoginPage';
 import { SignInLinkPage } from '../auth/SignInLinkPage';
@@ -18,6 +17,7 @@ import { NotFoundPage } from './NotFoundPage';
 import { PAGES } from './paths';
 import { RouteError } from './RouteError';
 import { Shell } from './Shell';
+import { Loading } from '../ui/states';
 
 export const router = createBrowserRouter([
   { path: PAGES.login, Component: LoginPage },
