@@ -8,6 +8,7 @@ import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
+import { TestPlace } from '../../ui/TestPlace';
 import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
 import { Empty, Loading } from '../../ui/states';
 import { FailedRead } from './components/NotFound';
@@ -57,8 +58,9 @@ export function RunPage() {
                 {g.tests.map((t) => (
                   <li key={t.caseId}>
                     <Link to={href(PAGES.testCase, { projectId, runId, testCaseId: t.caseId })}>{t.title}</Link>{' '}
-                    <span className="muted mono">{t.file}</span>
-                    {t.projectName ? <span className="muted"> · {t.projectName}</span> : null}
+                    <span className="muted">
+                      <TestPlace file={t.file} projectName={t.projectName} />
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -10,6 +10,7 @@ import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
+import { TestPlace } from '../../ui/TestPlace';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -49,15 +50,7 @@ export function TestHistoryPage() {
   const { pagination } = history.data;
 
   return (
-    <Page
-      title={latest.title}
-      subtitle={
-        <>
-          <span className="mono">{latest.file}</span>
-          {latest.projectName ? ` · ${latest.projectName}` : null}
-        </>
-      }
-    >
+    <Page title={latest.title} subtitle={<TestPlace file={latest.file} projectName={latest.projectName} />}>
       <dl className="grid run-stats">
         <div className="card stat">
           <dt className="stat-label">Stability (passed / runs)</dt>

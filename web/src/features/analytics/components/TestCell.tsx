@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { href, PAGES } from '../../../app/paths';
-import { Breakable } from '../../../ui/Breakable';
+import { TestPlace } from '../../../ui/TestPlace';
 
 /**
  * A test as the analytics tables name it: its title, linking to its history, then its file and Playwright project
@@ -18,10 +18,7 @@ export function TestCell({
     <>
       <Link to={href(PAGES.test, { projectId, testId: test.testId })}>{test.title}</Link>
       <div className="muted">
-        <span className="mono">
-          <Breakable text={test.file} />
-        </span>
-        {test.projectName ? ` · ${test.projectName}` : null}
+        <TestPlace file={test.file} projectName={test.projectName} />
       </div>
     </>
   );
