@@ -3,13 +3,14 @@
  * and the projects they can open. A project's role is its organization's role (spec §5: writes need owner,
  * admin or member; webhooks owner or admin), so pages hide write controls the API would refuse anyway.
  */
-import { $api, type Schemas } from './client';
+import { $api, isRateLimited, type Schemas } from './client';
 
 export type Account = Schemas['AppAccount'];
 export type Role = Account['organizations'][number]['role'];
 
+/** Not asked again on failure (a 401 sends the user to sign in at once), but when the rate limit refused it. */
 export function useAccount() {
-  return $api.useQuery('get', '/api/v1/app/me', {}, { staleTime: 60_000, retry: false });
+  return $api.useQuery('get', '/api/v1/app/me', {}, { staleTime: 60_000, retry: (count, error) => isRateLimited(error) && count < 3 });
 }
 
 export function roleIn(account: Account | undefined, projectId: string | undefined): Role | undefined {

@@ -14,6 +14,7 @@ import { createAssayClient, type components } from '@assay/client';
 import type { Middleware } from 'openapi-fetch';
 import createClient from 'openapi-react-query';
 import { QueryClient } from '@tanstack/react-query';
+import { msUntilReads, noteReadsRefused } from './rate-limit';
 
 export type Schemas = components['schemas'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
@@ -29,6 +30,7 @@ export function setUnauthenticatedHandler(fn: () => void): void {
 const sessionGuard: Middleware = {
   onResponse({ request, response }) {
     if (response.status === 401 && !new URL(request.url).pathname.startsWith('/api/v1/app/')) onUnauthenticated();
+    if (response.status === 429 && request.method === 'GET') noteReadsRefused(response);
     return undefined;
   },
 };
@@ -51,8 +53,10 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 15_000,
       refetchOnWindowFocus: false,
-      // A 4xx will not get better by asking again; a network error or a 503 may.
-      retry: (count, error) => count < 2 && !isClientError(error),
+      // A 4xx will not get better by asking again; a network error or a 503 may. A read refused by the rate limit
+      // is asked again once its window has reset (rate-limit.ts), up to three times: other tabs share the limit.
+      retry: (count, error) => (isRateLimited(error) ? count < 3 : count < 2 && !isClientError(error)),
+      retryDelay: (count, error) => (isRateLimited(error) ? msUntilReads() + 250 : Math.min(1000 * 2 ** count, 30_000)),
     },
   },
 });
@@ -60,6 +64,11 @@ export const queryClient = new QueryClient({
 /** An error answered by the API (its envelope), as opposed to the network failing. */
 export function isErrorEnvelope(error: unknown): error is ErrorEnvelope {
   return typeof error === 'object' && error !== null && (error as { success?: unknown }).success === false && 'error' in error;
+}
+
+/** A read refused by the rate limit (429). */
+export function isRateLimited(error: unknown): boolean {
+  return isErrorEnvelope(error) && error.error.code === 'RATE_LIMIT_EXCEEDED';
 }
 
 function isClientError(error: unknown): boolean {

@@ -8,6 +8,7 @@ import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useParams } 
 import { useQueryClient } from '@tanstack/react-query';
 import { $api, isErrorEnvelope, setUnauthenticatedHandler } from '../api/client';
 import { useAccount, useProjectAccess } from '../api/account';
+import { useReadsWait } from '../api/rate-limit';
 import { ErrorView, Loading } from '../ui/states';
 import { href, PAGES } from './paths';
 
@@ -46,10 +47,30 @@ export function Shell() {
       <div className="app-body">
         <ProjectNav />
         <main id="main" className="content" tabIndex={-1}>
+          <ReadsWait />
           <Outlet />
         </main>
       </div>
     </div>
+  );
+}
+
+/**
+ * While the rate limit refuses reads: how long until the pages load again (they ask by themselves then). The
+ * countdown is for the eye; a screen reader hears the sentence once, not every second.
+ */
+function ReadsWait() {
+  const { seconds, limit } = useReadsWait();
+  return (
+    <p className={seconds > 0 ? 'callout callout-warn' : 'visually-hidden'} role="status">
+      {seconds > 0 ? (
+        <>
+          You have used this minute&apos;s {limit ? `${limit} ` : ''}reads of the API. The page loads again{' '}
+          <span aria-hidden="true">in {seconds} s</span>
+          <span className="visually-hidden">when the minute is over</span>.
+        </>
+      ) : null}
+    </p>
   );
 }
 
