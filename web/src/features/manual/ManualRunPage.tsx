@@ -191,43 +191,45 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
             <Empty>{result || q.assignee ? 'No case of this run matches.' : 'This run holds no cases.'}</Empty>
           ) : (
             <>
-              <table className="table execution-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Case</th>
-                    <th scope="col">Verdict</th>
-                    <th scope="col">Assignee</th>
-                    <th scope="col" className="num">
-                      Elapsed
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((c) => (
-                    <tr
-                      key={c._id}
-                      ref={(el) => {
-                        if (el) rows.current.set(c._id, el);
-                        else rows.current.delete(c._id);
-                      }}
-                      className={c === current ? 'execution-current' : undefined}
-                      aria-current={c === current ? 'true' : undefined}
-                    >
-                      <td>
-                        <button type="button" className="link-button" onClick={() => select(c)}>
-                          <span className="mono">{c.testCase.caseId}</span> {c.testCase.title}
-                        </button>
-                        {c.testCase.suite ? <span className="muted execution-suite">{c.testCase.suite.name}</span> : null}
-                      </td>
-                      <td>
-                        <VerdictBadge verdict={c.result} />
-                      </td>
-                      <td>{c.assignee?.name ?? '—'}</td>
-                      <td className="num">{c.elapsed === null ? '—' : formatDuration(c.elapsed * 1000)}</td>
+              <div className="table-scroll">
+                <table className="table execution-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Case</th>
+                      <th scope="col">Verdict</th>
+                      <th scope="col">Assignee</th>
+                      <th scope="col" className="num">
+                        Elapsed
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {list.map((c) => (
+                      <tr
+                        key={c._id}
+                        ref={(el) => {
+                          if (el) rows.current.set(c._id, el);
+                          else rows.current.delete(c._id);
+                        }}
+                        className={c === current ? 'execution-current' : undefined}
+                        aria-current={c === current ? 'true' : undefined}
+                      >
+                        <td>
+                          <button type="button" className="link-button" onClick={() => select(c)}>
+                            <span className="mono">{c.testCase.caseId}</span> {c.testCase.title}
+                          </button>
+                          {c.testCase.suite ? <span className="muted execution-suite">{c.testCase.suite.name}</span> : null}
+                        </td>
+                        <td>
+                          <VerdictBadge verdict={c.result} />
+                        </td>
+                        <td>{c.assignee?.name ?? '—'}</td>
+                        <td className="num">{c.elapsed === null ? '—' : formatDuration(c.elapsed * 1000)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
               <Pagination pagination={cases.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined, case: undefined })} />
             </>
           )}
