@@ -2,7 +2,7 @@
  * The gateway of the reads floor (bench/src/reads-floor.ts): the least a process in front of a service does. Per
  * request, with REDIS_URL, one round trip to Redis (a pipeline of a GET and an INCR: what a shared rate limit and
  * an auth cache need at the least; Assay's gateway sends its own in one write too), then the request forwarded to
- * UPSTREAM over kept-alive HTTP/1.1 (undici, the cheapest hop measured: README, "The hop alone costs little") and
+ * UPSTREAM over kept-alive HTTP/1.1 (undici, the cheapest hop measured: docs/performance.md, "The hop alone costs little") and
  * the answer's bytes sent back as they came. No authentication, no validation, no envelope of its own.
  *
  *   UPSTREAM=http://127.0.0.1:… [REDIS_URL=redis://…] PORT=0 node bench/dist/reads-floor-gateway.js
