@@ -26,7 +26,14 @@ export function Shell() {
     });
   }, [navigate, queryClient]);
 
-  if (account.isPending) return <Loading />;
+  // The account is the first read: a refused one waits for the window like any other, and says so.
+  if (account.isPending)
+    return (
+      <main id="main" className="content">
+        <ReadsWait />
+        <Loading />
+      </main>
+    );
   if (account.error) {
     if (isErrorEnvelope(account.error) && account.error.error.code === 'UNAUTHORIZED') {
       return <Navigate to={`${PAGES.login}?next=${encodeURIComponent(here)}`} replace />;
