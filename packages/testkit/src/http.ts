@@ -1,5 +1,15 @@
 /** A small HTTP client for tests: real requests to the gateway, parsed envelopes. */
+import { Agent, fetch } from 'undici';
+
 export const PUBLIC_PREFIX = '/api/v1/public';
+
+/**
+ * Idle connections are closed after 10 s whatever the server's `Keep-Alive: timeout` hint (Fastify's 72 s). With the
+ * hint a connection idle for about 70 s could be reused just as the gateway closed it, and a POST then failed with
+ * "other side closed" (undici does not resend a POST): a jest worker busy in between (a suite without HTTP, the next
+ * suite's compilation) delays the client's own expiry past the server's.
+ */
+const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000 });
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -41,7 +51,7 @@ export class Api {
     const url = path.startsWith('http')
       ? path
       : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/docs') || path.startsWith('/healthz') || path.startsWith('/readyz') ? '' : this.prefix}${path}`;
-    const res = await fetch(url, { method, headers, body });
+    const res = await fetch(url, { method, headers, body, dispatcher: agent });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
