@@ -5,6 +5,7 @@
  * (client.ts), and the shell says how long the wait is, instead of each page showing an error.
  */
 import { useSyncExternalStore } from 'react';
+import { serverDelay } from '@assay/client';
 
 interface Wait {
   /** Whole seconds until reads are allowed again; 0 for no wait. */
@@ -34,9 +35,10 @@ function tick(limit = snapshot.limit): void {
 
 /** Called with a refused read's answer (client.ts's middleware). */
 export function noteReadsRefused(response: Response): void {
-  const seconds = Number(response.headers.get('Retry-After') ?? response.headers.get('RateLimit-Reset'));
-  // The window is 60 s: a missing or odd header waits a few seconds, never longer than a window.
-  const ms = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 5000;
+  // The client's own reading of `Retry-After` / `RateLimit-Reset`. The window is 60 s: a missing or odd header
+  // waits a few seconds, never longer than a window.
+  const asked = serverDelay(response);
+  const ms = asked !== undefined && asked > 0 ? Math.min(asked, 60_000) : 5000;
   until = Math.max(until, Date.now() + ms);
   tick(Number(response.headers.get('RateLimit-Limit')) || snapshot.limit);
   ticking ??= setInterval(tick, 250);
