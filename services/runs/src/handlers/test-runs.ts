@@ -5,7 +5,7 @@
  */
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { RunsAdminService, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { RunResultView, type RunsAdminService, type RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction } from '@assay/db';
 import { notFound, validation } from '@assay/errors';
 import { paging, pageInfo } from '@assay/service-kit';
@@ -32,11 +32,24 @@ import {
   runSpecFiles,
   tagStatsOf,
   type ResultRow,
+  type RollupResultRow,
 } from '../store/test-cases';
 import { toRunJson, toSnapshot } from '../domain/snapshot';
 import { fullTitleOf } from '../domain/identity';
 import { errorCategoryOf, specIdOf, testCaseJson } from '../domain/documents';
 import { enumValue } from '../domain/values';
+
+/** ListRunResults' views (unspecified is the full one). */
+const RESULT_VIEWS = new Set([RunResultView.UNSPECIFIED, RunResultView.FULL, RunResultView.ROLLUP]);
+const rollupResult = (r: RollupResultRow) => ({
+  testId: r.testId,
+  file: r.file,
+  titlePath: r.titlePath,
+  projectName: r.projectName,
+  outcome: testOutcome.toProto(r.outcome),
+  durationMs: BigInt(r.durationMs),
+  tags: r.tags,
+});
 
 /** Page sizes of the token-paged reads other services make. */
 const SCAN_PAGE = { default: 500, max: 5000 };
@@ -203,24 +216,25 @@ export function testRunHandlers(w: Wiring): Rpcs {
       // A previous page's end: a result number (an int4 column, so at most 9 digits here: no overflow in SQL).
       if (req.pageToken && !/^\d{1,9}$/.test(req.pageToken)) throw validation('page_token is invalid');
       const after = req.pageToken ? Number(req.pageToken) : -1;
-      const { rows, maxSeq } = await resultsAfter(pool, run.id, after, size);
+      if (!RESULT_VIEWS.has(req.view)) throw validation('view is invalid');
+      const snapshot = toSnapshot(run, links, w.clock());
+      const next = (maxSeq: number) => (after + size < maxSeq ? String(after + size) : '');
+      if (req.view === RunResultView.ROLLUP) {
+        const { rows, maxSeq } = await resultsAfter(pool, run.id, after, size, 'rollup');
+        return { run: snapshot, nextPageToken: next(maxSeq), results: rows.map(rollupResult) };
+      }
+      const { rows, maxSeq } = await resultsAfter(pool, run.id, after, size, 'full');
       return {
-        run: toSnapshot(run, links, w.clock()),
-        nextPageToken: after + size < maxSeq ? String(after + size) : '',
+        run: snapshot,
+        nextPageToken: next(maxSeq),
         results: rows.map((r) => ({
+          ...rollupResult(r),
           id: r.id,
           runId: r.runId,
           projectId: r.projectId,
-          testId: r.testId,
-          file: r.file,
-          titlePath: r.titlePath,
-          projectName: r.projectName,
           status: attemptStatus.toProto(r.status),
-          outcome: testOutcome.toProto(r.outcome),
-          durationMs: BigInt(r.durationMs),
           attempts: r.attemptCount,
           quarantined: r.quarantined,
-          tags: r.tags,
           errorMessage: r.errorMessage ?? '',
           errorFingerprint: r.errorGroupId ?? '',
         })),

@@ -7,7 +7,15 @@
  */
 import { Code } from '@connectrpc/connect';
 import { RunStatus } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import { AttemptStatus, RuleOperation, RunSection, TestOutcome, TestStatus } from '@assay/proto/assay/runs/v1/runs_pb';
+import {
+  AttemptStatus,
+  RuleOperation,
+  RunResultView,
+  RunSection,
+  TestOutcome,
+  TestStatus,
+  type RunResult,
+} from '@assay/proto/assay/runs/v1/runs_pb';
 import { documentOf, runSnapshotToJson, type RunDetailSectionsJson, type TestCaseJson } from '@assay/contracts/runs/test-runs';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { readFile } from 'node:fs/promises';
@@ -343,6 +351,43 @@ describe('test-runs handlers', () => {
       expect((await failure(u.runs.listRunResults({ runId: run.runId, pageToken }))).reason).toBe('VALIDATION_ERROR');
     expect((await failure(u.runs.listRunResults({ runId: 'r'.repeat(24) }))).reason).toBe('NOT_FOUND');
     expect((await failure(u.runs.getRunSnapshot({ runId: 'r'.repeat(24) }))).reason).toBe('NOT_FOUND');
+  });
+
+  it('answers a run’s results in the ROLLUP view with only what a rollup reads, and refuses a view it does not know', async () => {
+    const run = await streamRun(u, P, mixed);
+    const page = (view?: RunResultView) =>
+      u.runs.listRunResults({ runId: run.runId, pageSize: 100, ...(view === undefined ? {} : { view }) });
+    const full = await page(RunResultView.FULL);
+    expect((await page()).results).toEqual(full.results);
+    expect(full.results.filter((r) => r.errorMessage !== '')).toHaveLength(4);
+    expect(new Set(full.results.map((r) => r.runId))).toEqual(new Set([run.runId]));
+
+    const rollup = await page(RunResultView.ROLLUP);
+    expect(rollup.run!.id).toBe(run.runId);
+    expect(rollup.nextPageToken).toBe('');
+    const rolled = (r: RunResult) => [r.testId, r.file, r.titlePath, r.projectName, r.outcome, r.durationMs, r.tags];
+    expect(rollup.results.map(rolled)).toEqual(full.results.map(rolled));
+    expect(rollup.results.map(rolled)).toContainEqual([
+      expect.any(String),
+      'a.spec.ts',
+      ['login', 'works'],
+      expect.any(String),
+      TestOutcome.EXPECTED,
+      10n,
+      ['@smoke'],
+    ]);
+    for (const r of rollup.results)
+      expect([r.id, r.runId, r.projectId, r.status, r.attempts, r.quarantined, r.errorMessage, r.errorFingerprint]).toEqual([
+        '',
+        '',
+        '',
+        AttemptStatus.UNSPECIFIED,
+        0,
+        false,
+        '',
+        '',
+      ]);
+    expect((await failure(u.runs.listRunResults({ runId: run.runId, view: 7 as RunResultView }))).reason).toBe('VALIDATION_ERROR');
   });
 
   it('scans every run of a project by counter, running ones included', async () => {
