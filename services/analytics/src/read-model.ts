@@ -6,13 +6,22 @@
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { RunStatus, type RunSnapshot } from '@assay/proto/assay/events/v1/run_lifecycle_pb';
-import type { ListRunResultsResponse, RunResult, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { RunResultView, type ListRunResultsResponse, type RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { withTransaction, type Pool } from '@assay/db';
 import type { Logger } from '@assay/logger';
 import { systemClock, type Clock } from '@assay/service-kit';
 import { dayOf } from './domain/days';
 import { isRunning } from './domain/runs';
-import { advanceWindows, foldRuns, lockProject, projectKeyOf, recordRunning, type FoldInput, type FoldOutcome } from './store/fold';
+import {
+  advanceWindows,
+  foldRuns,
+  lockProject,
+  projectKeyOf,
+  recordRunning,
+  type FoldedResult,
+  type FoldInput,
+  type FoldOutcome,
+} from './store/fold';
 import { isEmpty, isFolded, readModelSize, resetAll, resetProject, staleProjects, type ReadModelSize } from './store/read-model';
 import { projectState, type ProjectState } from './store/windows';
 
@@ -47,7 +56,7 @@ export class ReadModel {
     this.pool = o.pool;
     this.now = o.now ?? systemClock;
     this.batchResults = o.batchResults ?? 50000;
-    this.pageSize = o.pageSize ?? 5000;
+    this.pageSize = o.pageSize ?? 1000; // small pages: a fold keeps PAGES_AHEAD of them in flight
     this.foldLimits = o.foldLimits ?? {};
   }
 
@@ -96,7 +105,7 @@ export class ReadModel {
   /** One page of a run's results, or undefined when the runs service does not know the run. */
   private async page(runId: string, pageToken: string): Promise<ListRunResultsResponse | undefined> {
     try {
-      return await this.o.runs.listRunResults({ runId, pageToken, pageSize: this.pageSize });
+      return await this.o.runs.listRunResults({ runId, pageToken, pageSize: this.pageSize, view: RunResultView.ROLLUP });
     } catch (err) {
       if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
       throw err;
@@ -107,7 +116,7 @@ export class ReadModel {
    * A run's results page by page (from `first` when it was read already). A run deleted meanwhile ends its pages:
    * `assay run:delete` rebuilds the project's read model afterwards anyway.
    */
-  private async *resultPages(runId: string, first?: ListRunResultsResponse): AsyncIterable<RunResult[]> {
+  private async *resultPages(runId: string, first?: ListRunResultsResponse): AsyncIterable<FoldedResult[]> {
     let page = first ?? (await this.page(runId, ''));
     while (page) {
       yield page.results;

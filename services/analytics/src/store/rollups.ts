@@ -138,6 +138,27 @@ export async function readRows(c: Queryable, def: TableDef, projectKey: number, 
   return out;
 }
 
+/**
+ * The existing rows of `def` with exactly these keys (project_key first, as in `def.keys`), by `keyString`: one probe
+ * of the primary key each. Asking each key column for any of its values instead (`readRows`) made Postgres walk every
+ * combination of a merge's days and tests, and answer rows of those days that were not asked for: in a rebuild of
+ * 1,000,000 results the daily test rows' reads took 9.4–10.5 s, and 2.6–2.8 s this way.
+ */
+export async function readRowsByKey(c: Queryable, def: TableDef, projectKey: number, keys: number[][]): Promise<Map<string, Agg>> {
+  const out = new Map<string, Agg>();
+  if (keys.length === 0) return out;
+  const rest = def.keys.slice(1);
+  const cols = columns(def).map((col) =>
+    col.startsWith('last_') ? `floor(extract(epoch FROM t.${col}) * 1000)::int8 AS ${col}` : `t.${col}`,
+  );
+  const sql = `SELECT ${[...def.keys.map((k) => `t.${k}`), ...cols].join(', ')}
+       FROM unnest(${rest.map((_, i) => `$${i + 2}::int[]`).join(', ')}) AS k(${rest.join(', ')})
+       JOIN ${def.table} t ON t.project_key = $1${rest.map((k) => ` AND t.${k} = k.${k}`).join('')}`;
+  const { rows } = await c.query(sql, [projectKey, ...rest.map((_, i) => numbersParam(keys.map((key) => key[i + 1])))]);
+  for (const r of rows) out.set(keyString(def.keys.map((k) => Number(r[k]))), aggOfRow(def, r));
+  return out;
+}
+
 /** Inserts or replaces rows (full rows: counts, extremes, histogram, timestamps, percentiles). */
 export async function writeRows(c: PoolClient, def: TableDef, rows: Row[]): Promise<void> {
   if (rows.length === 0) return;
