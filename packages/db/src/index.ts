@@ -1,11 +1,13 @@
 /**
  * Postgres access, one way for every service: a pool whose connections see only the service's own schema
- * (search_path), a transaction helper, and migrations (node-pg-migrate, plain SQL files) run under a
+ * (search_path), a transaction helper, COPY, and migrations (node-pg-migrate, plain SQL files) run under a
  * blocking advisory lock so two replicas starting together never migrate at once.
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Logger } from '@assay/logger';
 import { AppError } from '@assay/errors';
 
@@ -86,6 +88,18 @@ export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) =>
   } finally {
     client.release();
   }
+}
+
+/**
+ * Sends rows through `COPY … FROM STDIN` (COPY's text format: `pieces` are its lines as bytes) and answers once the
+ * database has them. The pieces go as one buffer: pg-copy-streams writes each piece to the socket as two writes of its
+ * own (the message header, then the piece), and each wakes the database's backend.
+ */
+export async function copyIn(client: PoolClient, sql: string, pieces: Buffer[]): Promise<void> {
+  if (pieces.length === 0) return;
+  const stream = client.query(copyFrom(sql));
+  stream.end(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
+  await finished(stream);
 }
 
 /** True when the database answers within `timeoutMs`. */

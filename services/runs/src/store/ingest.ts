@@ -16,10 +16,8 @@
  * first uploads of the same new tests or failures would otherwise run one after the other (and two that met the same
  * new rows in opposite orders, in different chunks, would deadlock).
  */
-import { finished } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
 import { AppError } from '@assay/errors';
-import type { PoolClient, Queryable } from '@assay/db';
+import { copyIn, type PoolClient, type Queryable } from '@assay/db';
 import type { AttemptStatusName } from '@assay/contracts/runs/values';
 import type { NormAttempt, NormTest } from '../ingest/normalize';
 import { errorGroupIdOf, fingerprintOf, fullTitleOf, resultIdOf, testIdOf } from '../domain/identity';
@@ -99,18 +97,6 @@ class CopyData {
     this.lines = [];
     return this;
   }
-}
-
-/**
- * Sends `data` through `COPY … FROM STDIN`; answers once the database has it. The pieces go as one buffer:
- * pg-copy-streams writes each piece to the socket as two writes of its own (the message header, then the piece), and
- * each wakes the database's backend.
- */
-async function copyRows(client: PoolClient, sql: string, data: CopyData): Promise<void> {
-  if (data.pieces.length === 0) return;
-  const stream = client.query(copyFrom(sql));
-  stream.end(data.pieces.length === 1 ? data.pieces[0] : Buffer.concat(data.pieces));
-  await finished(stream);
 }
 
 // ---- what a chunk writes ------------------------------------------------------------------------------------
@@ -562,8 +548,8 @@ export class TestWriter {
     // Committed apart (on another connection), shared rows are written while this transaction writes the results.
     const shared = this.shared(run.projectId, { tests: b.tests, groups: b.groups });
     shared.catch(() => undefined);
-    await copyRows(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
-    await copyRows(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
+    await copyIn(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results.pieces);
+    await copyIn(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts.pieces);
     const mergedNew = b.merged.length > 0 ? await this.merge(b.merged) : 0;
 
     let linksQueued = 0;
