@@ -21,6 +21,7 @@ import {
   deleteRows,
   FILE_DAYS,
   FILE_WINDOWS,
+  insertRows,
   keyString,
   PROJECT_DAYS,
   PROJECT_WINDOWS,
@@ -314,11 +315,15 @@ async function mergeInto(c: PoolClient, def: TableDef, projectKey: number, adds:
       projectKey,
       part.map((r) => r.key),
     );
-    const rows = part.map((r) => {
+    const changed: Row[] = [];
+    const fresh: Row[] = [];
+    for (const r of part) {
       const old = existing.get(keyString(r.key));
-      return old ? { key: r.key, agg: addAgg(old, r.agg) } : r;
-    });
-    await writeRows(c, def, rows);
+      if (old) changed.push({ key: r.key, agg: addAgg(old, r.agg) });
+      else fresh.push(r);
+    }
+    await writeRows(c, def, changed);
+    await insertRows(c, def, fresh);
   }
 }
 
