@@ -138,13 +138,7 @@ const toRollupRow = (r: any): RollupResultRow => ({
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
 const toScannedRow = (r: any): ScannedResultRow => ({
-  testId: r.test_id,
-  file: r.file,
-  titlePath: r.title_path,
-  projectName: r.project_name,
-  outcome: r.outcome,
-  durationMs: Number(r.duration_ms),
-  tags: r.tags,
+  ...toRollupRow(r),
   id: r.id,
   runId: r.run_id,
   projectId: r.project_id,
