@@ -1,6 +1,7 @@
 /**
  * Reading and writing rollup rows (the *_days and *_windows tables) as `Agg` accumulators. Writes replace whole
- * rows (the caller merged them in memory under the project lock), in one multi-row statement per table.
+ * rows (the caller merged them in memory under the project lock): rows new to the table with COPY, the others in one
+ * multi-row upsert per table.
  */
 import { copyIn, type PoolClient, type Queryable } from '@assay/db';
 import type { Hist } from '../domain/histogram';
