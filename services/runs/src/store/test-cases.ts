@@ -1,5 +1,5 @@
 /** SQL reads of results and attempts (the `test-cases` family's tables; ingestion writes them, store/ingest.ts). */
-import type { Queryable } from '@assay/db';
+import type { Queryable, Row } from '@assay/db';
 import type { AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
 import type { AttemptStatusName, TestOutcomeName, TestStatusName } from '@assay/contracts/runs/values';
 
@@ -125,8 +125,7 @@ const VIEW_COLUMNS: Record<keyof ResultViews, string> = {
   full: `${ROLLUP_COLUMNS}, r.id, r.run_id, r.project_id, r.status, r.attempt_count, r.quarantined, r.error_message, r.error_group_id`,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
-const toRollupRow = (r: any): RollupResultRow => ({
+const toRollupRow = (r: Row): RollupResultRow => ({
   testId: r.test_id,
   file: r.file,
   titlePath: r.title_path,
@@ -136,8 +135,7 @@ const toRollupRow = (r: any): RollupResultRow => ({
   tags: r.tags,
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a pg row
-const toScannedRow = (r: any): ScannedResultRow => ({
+const toScannedRow = (r: Row): ScannedResultRow => ({
   ...toRollupRow(r),
   id: r.id,
   runId: r.run_id,
@@ -149,7 +147,7 @@ const toScannedRow = (r: any): ScannedResultRow => ({
   errorGroupId: r.error_group_id,
 });
 
-const VIEW_ROWS: { [V in keyof ResultViews]: (r: unknown) => ResultViews[V] } = { rollup: toRollupRow, full: toScannedRow };
+const VIEW_ROWS: { [V in keyof ResultViews]: (r: Row) => ResultViews[V] } = { rollup: toRollupRow, full: toScannedRow };
 
 /**
  * One keyset page of a run's results: those numbered `afterSeq` + 1 to `afterSeq` + `numbers`, in order, and the run's
