@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { allocatePorts, PROCESSES, startInfra, startSystem, type Infra, type RunningSystem } from '@assay/testkit';
+import { PROCESSES, startInfra, startSystemOnFreePorts, type Infra, type RunningSystem } from '@assay/testkit';
 
 export interface BenchSystem {
   infra: Infra;
@@ -31,29 +31,23 @@ export async function benchSystem(
     throw err;
   }
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
-  // A port taken meanwhile by another program on this shared machine fails a process's start: once more on fresh
-  // ports, and never leaving the infrastructure running.
-  let system: RunningSystem | undefined;
-  for (let attempt = 1; !system; attempt++) {
-    const ports = await allocatePorts();
-    // URLs the system answers (deep links, signed artifact URLs) point at its own gateway. The processes run as the
-    // image runs them: without the development system's source maps (every loaded module's map parsed and kept,
-    // ~4.5 MB of the gateway's idle RSS).
-    const env = { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}`, NODE_OPTIONS: '' };
-    system = await startSystem({ infra: infra.env, logDir, logLevel: 'warn', envFor: profiled(envFor), ports, env }).catch(
-      async (err: unknown) => {
-        if (attempt < 2) return undefined;
-        await infra.stop();
-        throw err;
-      },
-    );
-  }
-  const running = system;
+  // The processes run as the image runs them: without the development system's source maps (every loaded module's map
+  // parsed and kept, ~4.5 MB of the gateway's idle RSS).
+  const system = await startSystemOnFreePorts({
+    infra: infra.env,
+    logDir,
+    logLevel: 'warn',
+    envFor: profiled(envFor),
+    env: { NODE_OPTIONS: '' },
+  }).catch(async (err: unknown) => {
+    await infra.stop();
+    throw err;
+  });
   return {
     infra,
-    system: running,
+    system,
     async close() {
-      await running.stop();
+      await system.stop();
       await infra.stop();
     },
   };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SHARED_GATEWAY_RATE_LIMITS_ENV, testSystem } from './context';
 import { createDatabase } from './databases';
 import { Admin } from './fixtures';
-import { allocatePorts, startSystem, type RunningSystem } from './system';
+import { startSystemOnFreePorts, type RunningSystem } from './system';
 import { Api } from './http';
 import { componentScript } from './infra';
 import { freePorts } from './ports';
@@ -148,12 +148,8 @@ export async function startPrivateSystem(opts: { name: string; envFor?: Record<s
     analytics: { ANALYTICS_CONSUMER_GROUP: `analytics-${opts.name}-${randomBytes(4).toString('hex')}`, ...opts.envFor?.analytics },
     gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV, ...opts.envFor?.gateway },
   };
-  const ports = await allocatePorts();
-  const system = await startSystem({
+  const system = await startSystemOnFreePorts({
     infra: { ...shared.infra, DATABASE_URL: databaseUrl },
-    ports,
-    // Its own deep links and artifact URLs point at its own gateway.
-    env: { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` },
     logDir,
     logLevel: 'warn',
     envFor,

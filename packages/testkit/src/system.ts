@@ -77,6 +77,22 @@ async function ready(url: string): Promise<boolean> {
   return res.status === 200;
 }
 
+/**
+ * startSystem on free ports, with its URLs (deep links, signed artifact URLs) pointing at its own gateway. A port
+ * taken meanwhile by another program on this shared machine fails a process's start (EADDRINUSE): then once more on
+ * fresh ports.
+ */
+export async function startSystemOnFreePorts(opts: Omit<SystemOptions, 'ports'>): Promise<RunningSystem> {
+  for (let attempt = 1; ; attempt++) {
+    const ports = await allocatePorts();
+    try {
+      return await startSystem({ ...opts, ports, env: { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}`, ...opts.env } });
+    } catch (err) {
+      if (attempt >= 2 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
 export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
   const ports = opts.ports ?? (await allocatePorts());
   const credentials = opts.credentials ?? newCredentials();
@@ -144,14 +160,12 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       name === GATEWAY.name
         ? `http://127.0.0.1:${ports.gateway.port}/healthz`
         : `http://127.0.0.1:${ports.services[name]!.httpPort}/readyz`;
-    await waitUntil(
-      async () => {
-        if (p.child.exitCode !== null) throw new Error('exited');
-        return ready(url);
-      },
-      60000,
-      () => `${name} did not become ready (exit code ${p.child.exitCode}); log ${p.logFile}:\n${tail(p.logFile)}`,
-    );
+    const exited = () => p.child.exitCode !== null || p.child.signalCode !== null;
+    const describe = () =>
+      `${name} did not become ready (exit ${p.child.exitCode ?? p.child.signalCode}); log ${p.logFile}:\n${tail(p.logFile)}`;
+    // An exited process ends the wait at once (a throw in the check would only count as "not yet").
+    await waitUntil(async () => exited() || (await ready(url)), 60000, describe);
+    if (exited()) throw new Error(describe());
   };
 
   const stop = async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startInfra, type Infra } from './infra';
-import { allocatePorts, startSystem, type RunningSystem } from './system';
+import { startSystemOnFreePorts, type RunningSystem } from './system';
 import { ADMIN } from './topology';
 import { SHARED_GATEWAY_RATE_LIMITS_ENV, SYSTEM_ENV_KEY, type TestSystemInfo } from './context';
 
@@ -33,13 +33,10 @@ export async function startTestSystem(opts: TestSystemOptions): Promise<StartedT
   const infra = await startInfra();
   let system: RunningSystem;
   try {
-    const ports = await allocatePorts();
-    system = await startSystem({
+    system = await startSystemOnFreePorts({
       infra: infra.env,
       logDir,
-      ports,
       logLevel: process.env.LOG_LEVEL ?? 'info',
-      env: { PUBLIC_UI_URL: `http://127.0.0.1:${ports.gateway.port}` },
       // Raised rate limits: see SHARED_GATEWAY_RATE_LIMITS.
       envFor: mergeEnvFor({ gateway: { RATE_LIMITS: SHARED_GATEWAY_RATE_LIMITS_ENV } }, opts.envFor),
       // Tests call any service directly with the admin credential (inspection, their own fixtures).
