@@ -64,11 +64,31 @@ export interface Row {
   agg: Agg;
 }
 
-const LAST_FIELD: Record<LastColumn, 'lastRunAt' | 'lastFailedAt' | 'lastFlakyAt'> = {
-  last_run_at: 'lastRunAt',
-  last_failed_at: 'lastFailedAt',
-  last_flaky_at: 'lastFlakyAt',
+/**
+ * Each column's value in a row, for both writers (`writeRows`' arrays and `insertRows`' COPY lines): a number (or
+ * null) for every column but the histogram's two arrays. Times are epoch milliseconds; the percentiles come from the
+ * row's histogram, worked out once a row.
+ */
+const NUMBER_OF: Record<string, (a: Agg, p: Percentiles | undefined) => number | null> = {
+  runs: (a) => a.runs,
+  executions: (a) => a.executions,
+  passed: (a) => a.passed,
+  failed: (a) => a.failed,
+  flaky: (a) => a.flaky,
+  skipped: (a) => a.skipped,
+  dur_sum: (a) => a.durSum,
+  dur_min: (a) => a.durMin,
+  dur_max: (a) => a.durMax,
+  last_run_at: (a) => a.lastRunAt,
+  last_failed_at: (a) => a.lastFailedAt,
+  last_flaky_at: (a) => a.lastFlakyAt,
+  p50: (_, p) => p!.p50,
+  p90: (_, p) => p!.p90,
+  p95: (_, p) => p!.p95,
+  p99: (_, p) => p!.p99,
 };
+const HIST_OF: Record<string, (h: Hist) => number[]> = { h_idx: (h) => h.idx, h_cnt: (h) => h.cnt };
+const isTime = (col: string) => col.startsWith('last_');
 
 export const keyString = (key: number[]) => key.join(':');
 
@@ -175,48 +195,18 @@ const COPY_LINES = 1000;
 export async function insertRows(c: PoolClient, def: TableDef, rows: Row[]): Promise<void> {
   if (rows.length === 0) return;
   const cols = columns(def);
+  const values = cols.map((col): ((a: Agg, p: Percentiles | undefined) => string) => {
+    const hist = HIST_OF[col];
+    if (hist) return (a) => intArrayLiteral(hist(a.hist));
+    const get = NUMBER_OF[col]!;
+    return isTime(col) ? (a) => copyTime(get(a, undefined)) : (a, p) => copyValue(get(a, p));
+  });
   const pieces: Buffer[] = [];
   let lines: string[] = [];
   for (const r of rows) {
-    const a = r.agg;
-    const p = def.percentiles ? percentilesOf(a.hist) : undefined;
+    const p = def.percentiles ? percentilesOf(r.agg.hist) : undefined;
     let line = r.key.join('\t');
-    for (const col of cols) {
-      let v: string;
-      switch (col) {
-        case 'runs':
-        case 'executions':
-        case 'passed':
-        case 'failed':
-        case 'flaky':
-        case 'skipped':
-          v = String(a[col]);
-          break;
-        case 'dur_sum':
-          v = String(a.durSum);
-          break;
-        case 'dur_min':
-          v = copyValue(a.durMin);
-          break;
-        case 'dur_max':
-          v = copyValue(a.durMax);
-          break;
-        case 'h_idx':
-          v = intArrayLiteral(a.hist.idx);
-          break;
-        case 'h_cnt':
-          v = intArrayLiteral(a.hist.cnt);
-          break;
-        case 'last_run_at':
-        case 'last_failed_at':
-        case 'last_flaky_at':
-          v = copyTime(a[LAST_FIELD[col]]);
-          break;
-        default:
-          v = copyValue(p![col as keyof Percentiles]);
-      }
-      line += `\t${v}`;
-    }
+    for (const value of values) line += `\t${value(r.agg, p)}`;
     lines.push(line);
     if (lines.length === COPY_LINES) {
       pieces.push(Buffer.from(`${lines.join('\n')}\n`));
@@ -250,73 +240,15 @@ export async function writeRows(c: PoolClient, def: TableDef, rows: Row[]): Prom
   );
   const p = def.percentiles ? rows.map((r) => percentilesOf(r.agg.hist)) : [];
   for (const col of cols) {
-    switch (col) {
-      case 'runs':
-        push(
-          col,
-          'int8',
-          rows.map((r) => r.agg.runs),
-        );
-        break;
-      case 'executions':
-      case 'passed':
-      case 'failed':
-      case 'flaky':
-      case 'skipped':
-        push(
-          col,
-          'int8',
-          rows.map((r) => r.agg[col]),
-        );
-        break;
-      case 'dur_sum':
-        push(
-          col,
-          'int8',
-          rows.map((r) => r.agg.durSum),
-        );
-        break;
-      case 'dur_min':
-        push(
-          col,
-          'int8',
-          rows.map((r) => r.agg.durMin),
-        );
-        break;
-      case 'dur_max':
-        push(
-          col,
-          'int8',
-          rows.map((r) => r.agg.durMax),
-        );
-        break;
-      case 'h_idx':
-        push(col, 'text', intArraysParam(rows.map((r) => r.agg.hist.idx)), `x.${col}::int[]`);
-        break;
-      case 'h_cnt':
-        push(col, 'text', intArraysParam(rows.map((r) => r.agg.hist.cnt)), `x.${col}::int[]`);
-        break;
-      case 'last_run_at':
-      case 'last_failed_at':
-      case 'last_flaky_at':
-        push(
-          col,
-          'float8',
-          rows.map((r) => r.agg[LAST_FIELD[col]]),
-          `to_timestamp(x.${col} / 1000.0)`,
-        );
-        break;
-      case 'p50':
-      case 'p90':
-      case 'p95':
-      case 'p99':
-        push(
-          col,
-          'int8',
-          p.map((x) => x[col]),
-        );
-        break;
+    const hist = HIST_OF[col];
+    if (hist) {
+      push(col, 'text', intArraysParam(rows.map((r) => hist(r.agg.hist))), `x.${col}::int[]`);
+      continue;
     }
+    const get = NUMBER_OF[col]!;
+    const values = rows.map((r, i) => get(r.agg, p[i]));
+    if (isTime(col)) push(col, 'float8', values, `to_timestamp(x.${col} / 1000.0)`);
+    else push(col, 'int8', values);
   }
   const sql = `INSERT INTO ${def.table} (${names.join(', ')})
     SELECT ${selects.join(', ')} FROM unnest(${types.join(', ')}) AS x(${names.join(', ')})
