@@ -3,7 +3,7 @@
  * rows (the caller merged them in memory under the project lock): rows new to the table with COPY, the others in one
  * multi-row upsert per table.
  */
-import { copyIn, type PoolClient, type Queryable } from '@assay/db';
+import { copyIn, copyNumber, CopyData, type PoolClient, type Queryable } from '@assay/db';
 import type { Hist } from '../domain/histogram';
 import { percentilesOf, type Percentiles } from '../domain/histogram';
 import type { Agg } from '../domain/stats';
@@ -180,10 +180,8 @@ export async function readRowsByKey(c: Queryable, def: TableDef, projectKey: num
   return out;
 }
 
-/** A value of COPY's text format (numbers only here: no escaping); null is `\N`. */
-const copyValue = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
 const copyTime = (ms: number | null) => (ms === null ? '\\N' : new Date(ms).toISOString());
-/** Rows turned into COPY's bytes at once: lines joined by the thousand, not one string of a whole merge. */
+/** Rows turned into COPY's bytes at once (`CopyData.seal`): by the thousand, not one string of a whole merge. */
 const COPY_LINES = 1000;
 
 /**
@@ -199,22 +197,17 @@ export async function insertRows(c: PoolClient, def: TableDef, rows: Row[]): Pro
     const hist = HIST_OF[col];
     if (hist) return (a) => intArrayLiteral(hist(a.hist));
     const get = NUMBER_OF[col]!;
-    return isTime(col) ? (a) => copyTime(get(a, undefined)) : (a, p) => copyValue(get(a, p));
+    return isTime(col) ? (a) => copyTime(get(a, undefined)) : (a, p) => copyNumber(get(a, p));
   });
-  const pieces: Buffer[] = [];
-  let lines: string[] = [];
-  for (const r of rows) {
+  const data = new CopyData();
+  rows.forEach((r, i) => {
     const p = def.percentiles ? percentilesOf(r.agg.hist) : undefined;
     let line = r.key.join('\t');
     for (const value of values) line += `\t${value(r.agg, p)}`;
-    lines.push(line);
-    if (lines.length === COPY_LINES) {
-      pieces.push(Buffer.from(`${lines.join('\n')}\n`));
-      lines = [];
-    }
-  }
-  if (lines.length > 0) pieces.push(Buffer.from(`${lines.join('\n')}\n`));
-  await copyIn(c, `COPY ${def.table} (${[...def.keys, ...cols].join(', ')}) FROM STDIN`, pieces);
+    data.add(line);
+    if ((i + 1) % COPY_LINES === 0) data.seal();
+  });
+  await copyIn(c, `COPY ${def.table} (${[...def.keys, ...cols].join(', ')}) FROM STDIN`, data);
 }
 
 /** Inserts or replaces rows (full rows: counts, extremes, histogram, timestamps, percentiles). */

@@ -17,7 +17,7 @@
  * new rows in opposite orders, in different chunks, would deadlock).
  */
 import { AppError } from '@assay/errors';
-import { copyIn, type PoolClient, type Queryable } from '@assay/db';
+import { copyIn, copyNumber, CopyData, type PoolClient, type Queryable } from '@assay/db';
 import type { AttemptStatusName } from '@assay/contracts/runs/values';
 import type { NormAttempt, NormTest } from '../ingest/normalize';
 import { errorGroupIdOf, fingerprintOf, fullTitleOf, resultIdOf, testIdOf } from '../domain/identity';
@@ -63,7 +63,6 @@ const json = (v: unknown) => {
   const s = JSON.stringify(v);
   return s.includes('\\') ? s.replace(/\\/g, '\\\\') : s;
 };
-const int = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
 /** A text[] literal (`{"a","b"}`), as one text field. */
 const textArray = (a: readonly string[]) => text(arrayLiteral(a));
 const arrayLiteral = (a: readonly string[]) => `{${a.map((s) => `"${storable(s).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
@@ -77,27 +76,6 @@ const SLICE = 10;
 /** Tests whose COPY lines are turned into bytes at once (`CopyData.seal`). */
 const SEAL_EVERY = 100;
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Lines of COPY text gathered as bytes SEAL_EVERY tests at a time: a chunk's text joined into one string (~0.5 MB)
- * would be allocated among V8's large objects, which only a full collection frees — a 60 MiB report left ~60 MB of
- * them.
- */
-class CopyData {
-  readonly pieces: Buffer[] = [];
-  private lines: string[] = [];
-
-  add(line: string): void {
-    this.lines.push(line);
-  }
-
-  /** Turns the lines gathered so far into bytes. */
-  seal(): this {
-    if (this.lines.length > 0) this.pieces.push(Buffer.from(this.lines.join('\n') + '\n', 'utf8'));
-    this.lines = [];
-    return this;
-  }
-}
 
 // ---- what a chunk writes ------------------------------------------------------------------------------------
 
@@ -173,12 +151,12 @@ const ATTEMPT_COLUMNS = `result_id, retry, run_id, status, duration_ms, started_
 function attemptLine(resultId: string, runId: string, a: NormAttempt): string {
   return [
     text(resultId),
-    int(a.retry),
+    copyNumber(a.retry),
     text(runId),
     text(a.status),
-    int(a.durationMs),
+    copyNumber(a.durationMs),
     text(a.startTime),
-    int(a.workerIndex),
+    copyNumber(a.workerIndex),
     json(a.errors),
     json(a.steps),
     json(a.stdout),
@@ -195,15 +173,15 @@ function resultLine(e: Entry, run: { id: string; projectId: string }): string {
     text(run.id),
     text(run.projectId),
     text(e.testId),
-    int(e.seq),
+    copyNumber(e.seq),
     text(t.file),
     textArray(t.titlePath),
     text(t.projectName),
     text(t.expectedStatus),
     text(agg.status),
     text(agg.outcome),
-    int(agg.durationMs),
-    int(e.attempts.length),
+    copyNumber(agg.durationMs),
+    copyNumber(e.attempts.length),
     e.quarantined ? 't' : 'f',
     textArray(e.tags),
     json(t.annotations),
@@ -211,7 +189,7 @@ function resultLine(e: Entry, run: { id: string; projectId: string }): string {
     text(agg.errorMessage),
     text(e.errorGroupId),
     text(agg.startedAt),
-    int(t.shard),
+    copyNumber(t.shard),
   ].join('\t');
 }
 
@@ -548,8 +526,8 @@ export class TestWriter {
     // Committed apart (on another connection), shared rows are written while this transaction writes the results.
     const shared = this.shared(run.projectId, { tests: b.tests, groups: b.groups });
     shared.catch(() => undefined);
-    await copyIn(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results.pieces);
-    await copyIn(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts.pieces);
+    await copyIn(client, `COPY results (${RESULT_COLUMNS}) FROM STDIN`, b.fresh.results);
+    await copyIn(client, `COPY attempts (${ATTEMPT_COLUMNS}) FROM STDIN`, b.fresh.attempts);
     const mergedNew = b.merged.length > 0 ? await this.merge(b.merged) : 0;
 
     let linksQueued = 0;
