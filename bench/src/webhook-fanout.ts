@@ -220,8 +220,9 @@ export async function run(): Promise<void> {
         ['Assay   ', assayRound, assay, assayCpu],
         ['baseline', baselineRound, base, baseCpu],
       ] as const) {
-        const cpu = cpuMeter(groups);
+        // The switch meter's scan of /proc first: started after the CPU meter, it counted as the receivers' CPU.
         const switched = switchMeter(groups.filter((g) => g.name !== 'kafka'));
+        const cpu = cpuMeter(groups);
         const r = await go();
         for (const [k, v] of Object.entries(cpu())) into.cpu[k] = (into.cpu[k] ?? 0) + v;
         for (const [k, c] of Object.entries(switched())) into.switches[k] = (into.switches[k] ?? 0) + c.voluntary + c.involuntary;
