@@ -2,9 +2,11 @@
  * The manual-testing pages beside the execution view, in a real browser: the suites tree with a new suite, the
  * case editor (classic steps, then Gherkin) creating and saving a case, releases and exploratory sessions created
  * from their forms (a `javascript:` deploy URL refused with the API's message), the not-found state; a viewer sees
- * no write control and the API refuses their write with the same session.
+ * no write control and the API refuses their write with the same session. A release's page and a session's page:
+ * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves.
  */
 import { testAdmin } from '@assay/testkit';
+import type { Page } from '@playwright/test';
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
 test('suites tree and case editor: a suite, a classic case, then Gherkin steps', async ({ page, tenant, signIn }) => {
@@ -107,4 +109,92 @@ test('a viewer sees cases, releases and sessions without write controls; the API
     data: { name: 'x' },
   });
   expect(refused.status()).toBe(403);
+});
+
+/** The value beside a label of a detail page's list (`<dt>label</dt><dd>value</dd>`). */
+const detail = (page: Page, label: string) =>
+  page.locator('dl div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+
+test("a release's page: start, complete and reopen it; edit it (nothing changed, a refused deploy URL, a saved branch)", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const made = await api(t.token).post(`/${t.projectId}/releases`, { name: '3.0.0' });
+  expect(made.status, made.text).toBe(201);
+  const id: string = made.body.data._id;
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/releases/${id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('3.0.0');
+  await expect(detail(page, 'Started')).toHaveText('Not started');
+
+  await page.getByRole('button', { name: 'Start release' }).click();
+  await expect(detail(page, 'Started')).not.toHaveText('Not started');
+  await expect(page.getByRole('button', { name: 'Start release' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Mark completed' }).click();
+  await expect(detail(page, 'Completed')).not.toHaveText('Not completed');
+  await page.getByRole('button', { name: 'Reopen' }).click();
+  await expect(detail(page, 'Completed')).toHaveText('Not completed');
+  const stored = await api(t.token).get(`/${t.projectId}/releases/${id}`);
+  expect(stored.body.data).toMatchObject({ isStarted: true, isCompleted: false, completedAt: null });
+
+  await page.getByRole('button', { name: 'Edit release' }).click();
+  await page.getByRole('button', { name: 'Save release' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Nothing changed.' })).toBeVisible();
+  await page.getByLabel('Platform').selectOption('web');
+  await page.getByLabel('Deploy URL').fill('javascript:alert(1)');
+  await page.getByRole('button', { name: 'Save release' }).click();
+  await expect(page.getByRole('alert')).toContainText('must be an http or https URL');
+  await expect(detail(page, 'Build target')).toHaveText('—');
+  expect((await api(t.token).get(`/${t.projectId}/releases/${id}`)).body.data.buildTarget).toBeNull();
+  await page.getByLabel('Deploy URL').fill('');
+  await page.getByLabel('Branch').fill('release/3.0');
+  await page.getByRole('button', { name: 'Save release' }).click();
+  await expect(detail(page, 'Branch')).toHaveText('release/3.0');
+  await expect(page.getByRole('button', { name: 'Save release' })).toHaveCount(0);
+  const edited = await api(t.token).get(`/${t.projectId}/releases/${id}`);
+  expect(edited.body.data).toMatchObject({ branch: 'release/3.0', buildTarget: { platform: 'web' } });
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${t.projectId}/releases/0123456789abcdef01234567`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Release not found');
+});
+
+test("a session's page: edit it (nothing changed, an assignee who is no member refused, a saved environment), then close it", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const made = await api(t.token).post(`/${t.projectId}/sessions`, { name: 'Tour the settings' });
+  expect(made.status, made.text).toBe(201);
+  const id: string = made.body.data._id;
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/sessions/${id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tour the settings');
+
+  await page.getByRole('button', { name: 'Edit session' }).click();
+  await page.getByRole('button', { name: 'Save session' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Nothing changed.' })).toBeVisible();
+  await page.getByLabel('Assignee').fill('nobody@example.com');
+  await page.getByRole('button', { name: 'Save session' }).click();
+  await expect(page.getByRole('alert')).toContainText("is not a member of the project's organization");
+  await expect(detail(page, 'Assignee')).toHaveText('Unassigned');
+  expect((await api(t.token).get(`/${t.projectId}/sessions/${id}`)).body.data.assignee).toBeNull();
+  await page.getByLabel('Assignee').fill('');
+  await page.getByLabel('Environment').fill('staging');
+  await page.getByRole('button', { name: 'Save session' }).click();
+  await expect(detail(page, 'Environment')).toHaveText('staging');
+  await expect(page.getByRole('button', { name: 'Save session' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Close session' }).click();
+  await expect(page.getByRole('button', { name: 'Close session' })).toHaveCount(0);
+  await expect(page.getByText(/closed [A-Z][a-z]{2} \d/)).toBeVisible();
+  const stored = await api(t.token).get(`/${t.projectId}/sessions/${id}`);
+  expect(stored.body.data).toMatchObject({ status: 'closed', environment: 'staging', assignee: null });
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${t.projectId}/sessions/0123456789abcdef01234567`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Session not found');
 });
