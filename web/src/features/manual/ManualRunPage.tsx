@@ -20,14 +20,14 @@ import { changedFields } from './changes';
 import { TextArea, TextField } from './components/fields';
 import { FormError } from '../../ui/FormError';
 import { cleanIssues, LinkedIssuesEditor, LinkedIssuesView, type LinkedIssue } from './components/LinkedIssues';
-import { NotFound } from './components/NotFound';
+import { NotLoaded } from './components/NotFound';
 import { OpenBadge } from './components/OpenBadge';
 import { ReleaseSelect } from './components/ReleaseSelect';
 import { htmlToText, RichText, textToHtml } from './components/RichText';
 import { RunProgress } from './components/RunProgress';
 import { StepsView } from './components/StepsView';
 import { VerdictBadge } from './components/VerdictBadge';
-import { isNotFound, P, useRefresh, useReleaseOptions, type Release } from './data';
+import { P, useRefresh, useReleaseOptions, type Release } from './data';
 import { Tags } from './components/Tags';
 import { pageNumber, splitList, valueLabel, VERDICT_KEYS, VERDICTS, type Verdict } from './values';
 import './manual.css';
@@ -49,15 +49,7 @@ export function ManualRunPage() {
   const releases = useReleaseOptions(projectId);
   const back = href(PAGES.manualRuns, { projectId });
   if (run.isPending) return <Loading label="Loading the run…" />;
-  if (run.error) {
-    return isNotFound(run.error) ? (
-      <NotFound what="Manual run" back={back} backLabel="Back to manual runs" />
-    ) : (
-      <Page title="Manual run">
-        <ErrorView error={run.error} />
-      </Page>
-    );
-  }
+  if (run.error) return <NotLoaded error={run.error} title="Manual run" what="Manual run" back={back} backLabel="Back to manual runs" />;
   const r = run.data.data;
   const release = releases.data?.data.find((x) => x._id === r.releaseId);
   const canExecute = canWrite && r.status === 'open';

@@ -3,7 +3,7 @@
  * the times the API stamped), dates, branch, environment, build target, testers, note, linked issues, parent
  * and sub-releases. Writers start, complete or reopen it and edit every field (only changes are sent).
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
@@ -11,14 +11,15 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDate, formatDateTime } from '../../ui/format';
-import { ErrorView, Loading } from '../../ui/states';
+import { Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
 import { LinkedIssuesView } from './components/LinkedIssues';
-import { NotFound } from './components/NotFound';
+import { EditCard } from './components/EditCard';
+import { NotLoaded } from './components/NotFound';
 import { ReleaseForm, releaseDraft, releaseUpdateBody } from './components/ReleaseForm';
 import { releaseStatus } from './components/ReleaseSelect';
 import { RichText } from './components/RichText';
-import { isNotFound, P, useRefresh, useReleaseOptions, type Release } from './data';
+import { P, useRefresh, useReleaseOptions, type Release } from './data';
 import { valueLabel } from './values';
 import './manual.css';
 
@@ -29,15 +30,7 @@ export function ReleasePage() {
   const options = useReleaseOptions(projectId);
   const back = href(PAGES.releases, { projectId });
   if (query.isPending) return <Loading label="Loading the release…" />;
-  if (query.error) {
-    return isNotFound(query.error) ? (
-      <NotFound what="Release" back={back} backLabel="Back to releases" />
-    ) : (
-      <Page title="Release">
-        <ErrorView error={query.error} />
-      </Page>
-    );
-  }
+  if (query.error) return <NotLoaded error={query.error} title="Release" what="Release" back={back} backLabel="Back to releases" />;
   const r = query.data.data;
   const all = options.data?.data ?? [];
   const parent = all.find((x) => x._id === r.parentReleaseId);
@@ -148,18 +141,25 @@ function Lifecycle({ projectId, release: r }: { projectId: string; release: Rele
 }
 
 function EditRelease({ projectId, release: r, releases }: { projectId: string; release: Release; releases: Release[] }) {
-  const [open, setOpen] = useState(false);
-  const [nothing, setNothing] = useState(false);
   const update = $api.useMutation('patch', P.release);
   const refresh = useRefresh();
   const initial = releaseDraft(r);
   return (
-    <section className="card" aria-labelledby="edit-release-heading">
-      <h2 id="edit-release-heading">Edit release</h2>
-      <button type="button" className="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Close the form' : 'Edit release'}
-      </button>
-      {open ? (
+    <EditCard
+      what="release"
+      save={(body: ReturnType<typeof releaseUpdateBody>, saved) =>
+        update.mutate(
+          { params: { path: { projectId, releaseId: r._id } }, body },
+          {
+            onSuccess: () => {
+              saved();
+              void refresh(P.release, P.releases);
+            },
+          },
+        )
+      }
+    >
+      {(submit) => (
         <ReleaseForm
           key={r.updatedAt}
           initial={initial}
@@ -168,27 +168,9 @@ function EditRelease({ projectId, release: r, releases }: { projectId: string; r
           submitLabel="Save release"
           error={update.error}
           pending={update.isPending}
-          onSubmit={(d) => {
-            const body = releaseUpdateBody(initial, d);
-            setNothing(Object.keys(body).length === 0);
-            if (Object.keys(body).length === 0) return;
-            update.mutate(
-              { params: { path: { projectId, releaseId: r._id } }, body },
-              {
-                onSuccess: () => {
-                  setOpen(false);
-                  void refresh(P.release, P.releases);
-                },
-              },
-            );
-          }}
+          onSubmit={(d) => submit(releaseUpdateBody(initial, d))}
         />
-      ) : null}
-      {nothing && open ? (
-        <p className="muted" role="status">
-          Nothing changed.
-        </p>
-      ) : null}
-    </section>
+      )}
+    </EditCard>
   );
 }

@@ -3,21 +3,21 @@
  * environment, configuration, state, estimate, tags, linked issues, open or closed. Writers edit every field
  * (only changes are sent) and close the session (`status: closed`, spec §3).
  */
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { formatDateTime } from '../../ui/format';
-import { ErrorView, Loading } from '../../ui/states';
+import { Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
 import { LinkedIssuesView } from './components/LinkedIssues';
-import { NotFound } from './components/NotFound';
+import { EditCard } from './components/EditCard';
+import { NotLoaded } from './components/NotFound';
 import { OpenBadge } from './components/OpenBadge';
 import { RichText } from './components/RichText';
 import { SessionForm, sessionDraft, sessionUpdateBody } from './components/SessionForm';
-import { isNotFound, P, useRefresh, useReleaseOptions, type Release } from './data';
+import { P, useRefresh, useReleaseOptions, type Release } from './data';
 import { Tags } from './components/Tags';
 import './manual.css';
 
@@ -30,15 +30,8 @@ export function SessionPage() {
   const releases = useReleaseOptions(projectId);
   const back = href(PAGES.sessions, { projectId });
   if (query.isPending) return <Loading label="Loading the session…" />;
-  if (query.error) {
-    return isNotFound(query.error) ? (
-      <NotFound what="Session" back={back} backLabel="Back to sessions" />
-    ) : (
-      <Page title="Exploratory session">
-        <ErrorView error={query.error} />
-      </Page>
-    );
-  }
+  if (query.error)
+    return <NotLoaded error={query.error} title="Exploratory session" what="Session" back={back} backLabel="Back to sessions" />;
   const s = query.data.data;
   const release = releases.data?.data.find((r) => r._id === s.releaseId);
 
@@ -146,45 +139,34 @@ function CloseSession({ projectId, session }: { projectId: string; session: Sess
 }
 
 function EditSession({ projectId, session, releases }: { projectId: string; session: Session; releases: Release[] }) {
-  const [open, setOpen] = useState(false);
-  const [nothing, setNothing] = useState(false);
   const update = $api.useMutation('patch', P.session);
   const refresh = useRefresh();
   const initial = sessionDraft(session);
   return (
-    <section className="card" aria-labelledby="edit-session-heading">
-      <h2 id="edit-session-heading">Edit session</h2>
-      <button type="button" className="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Close the form' : 'Edit session'}
-      </button>
-      {open ? (
+    <EditCard
+      what="session"
+      save={(body: ReturnType<typeof sessionUpdateBody>, saved) =>
+        update.mutate(
+          { params: { path: { projectId, sessionId: session._id } }, body },
+          {
+            onSuccess: () => {
+              saved();
+              void refresh(P.session, P.sessions);
+            },
+          },
+        )
+      }
+    >
+      {(submit) => (
         <SessionForm
           initial={initial}
           releases={releases}
           submitLabel="Save session"
           error={update.error}
           pending={update.isPending}
-          onSubmit={(d) => {
-            const body = sessionUpdateBody(initial, d);
-            setNothing(Object.keys(body).length === 0);
-            if (Object.keys(body).length === 0) return;
-            update.mutate(
-              { params: { path: { projectId, sessionId: session._id } }, body },
-              {
-                onSuccess: () => {
-                  setOpen(false);
-                  void refresh(P.session, P.sessions);
-                },
-              },
-            );
-          }}
+          onSubmit={(d) => submit(sessionUpdateBody(initial, d))}
         />
-      ) : null}
-      {nothing && open ? (
-        <p className="muted" role="status">
-          Nothing changed.
-        </p>
-      ) : null}
-    </section>
+      )}
+    </EditCard>
   );
 }

@@ -12,15 +12,15 @@ import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { formatDateTime } from '../../ui/format';
-import { ErrorView, Loading } from '../../ui/states';
+import { Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
-import { NotFound } from './components/NotFound';
+import { NotLoaded } from './components/NotFound';
 import { RichText, textToHtml } from './components/RichText';
 import { StepsEditor } from './components/StepsEditor';
 import { StepsView } from './components/StepsView';
 import { flattenSuites } from './components/SuiteTree';
-import { isNotFound, P, useRefresh, useSuites } from './data';
+import { P, useRefresh, useSuites } from './data';
 import { emptyStep, fromClassic, fromGherkin, toBody, type StepDraft, type StepKind } from './steps';
 import { Tags } from './components/Tags';
 import {
@@ -174,15 +174,7 @@ export function TestCasePage() {
   const query = $api.useQuery('get', P.case, { params: { path: { projectId, caseId } } });
   const back = href(PAGES.manualTestCases, { projectId });
   if (query.isPending) return <Loading label="Loading the test case…" />;
-  if (query.error) {
-    return isNotFound(query.error) ? (
-      <NotFound what="Test case" back={back} backLabel="Back to test cases" />
-    ) : (
-      <Page title="Test case">
-        <ErrorView error={query.error} />
-      </Page>
-    );
-  }
+  if (query.error) return <NotLoaded error={query.error} title="Test case" what="Test case" back={back} backLabel="Back to test cases" />;
   const c = query.data.data;
   const suiteLink = c.metadata.suite ? `${back}?suite=${encodeURIComponent(c.metadata.suite._id)}` : back;
   return (
