@@ -3,7 +3,8 @@
  * case editor (classic steps, then Gherkin) creating and saving a case, releases and exploratory sessions created
  * from their forms (a `javascript:` deploy URL refused with the API's message), the not-found state; a viewer sees
  * no write control and the API refuses their write with the same session. A release's page and a session's page:
- * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves.
+ * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves; a
+ * new session the API refuses is not created; a viewer sees both pages without a control.
  */
 import { testAdmin } from '@assay/testkit';
 import type { Page } from '@playwright/test';
@@ -197,4 +198,40 @@ test("a session's page: edit it (nothing changed, an assignee who is no member r
 
   await page.goto(`/projects/${t.projectId}/sessions/0123456789abcdef01234567`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Session not found');
+});
+
+test('a new session the API refuses (an assignee who is no member) shows why and is not created', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/sessions`);
+  await page.getByRole('button', { name: 'New session' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Explore the invoices');
+  await page.getByLabel('Assignee').fill('nobody@example.com');
+  await page.getByRole('button', { name: 'Start session' }).click();
+  await expect(page.getByRole('alert')).toContainText("is not a member of the project's organization");
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Exploratory sessions');
+  const sessions = await api(t.token).get(`/${t.projectId}/sessions`);
+  expect(sessions.body.data).toEqual([]);
+  await expectAccessible(page);
+});
+
+test("a viewer opens a release's and a session's page: no lifecycle, closing or edit controls", async ({ page, tenant, signIn }) => {
+  const owner = await tenant('owner');
+  const release = await api(owner.token).post(`/${owner.projectId}/releases`, { name: '4.1.0' });
+  const session = await api(owner.token).post(`/${owner.projectId}/sessions`, { name: 'Tour the reports' });
+  expect([release.status, session.status]).toEqual([201, 201]);
+  const viewer = await testAdmin().member(owner.orgId, 'viewer', { projects: [owner.projectId] });
+  await signIn(page, viewer.userId);
+
+  await page.goto(`/projects/${owner.projectId}/releases/${release.body.data._id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('4.1.0');
+  await expect(detail(page, 'Started')).toHaveText('Not started');
+  // Not one button in the page's content: no start, complete or reopen, no edit form's toggle.
+  await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${owner.projectId}/sessions/${session.body.data._id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tour the reports');
+  await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+  await expect(detail(page, 'Assignee')).toHaveText('Unassigned');
 });
