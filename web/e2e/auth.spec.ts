@@ -1,7 +1,7 @@
 /**
- * Signing in and out in a real browser: the invitation link, the sign-in page, one-time sign-in links, where
- * the app sends a signed-out visitor, signing out here and everywhere, the not-found page, the keyboard, and
- * axe-core on each of these pages.
+ * Signing in and out in a real browser: the invitation link, the sign-in page, one-time sign-in links (and either
+ * link without its token), where the app sends a signed-out visitor, signing out here and everywhere, the not-found
+ * page, the keyboard, and axe-core on each of these pages.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -175,4 +175,18 @@ test('the keyboard reaches everything: skip link, project navigation, the accoun
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/runs$`));
   await expect(nav.getByRole('link', { name: 'Runs', exact: true })).toHaveAttribute('aria-current', 'page');
+});
+
+test('a sign-in or invitation link without its token says it is incomplete and leads to the sign-in page', async ({ page }) => {
+  await page.goto('/sign-in');
+  await expect(page.getByRole('alert')).toContainText('This link is incomplete.');
+  await page.getByRole('link', { name: 'Sign in with your password' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.goto('/accept-invitation');
+  await expect(page.getByRole('alert')).toContainText('This link is incomplete.');
+  await expect(page.getByLabel('New password')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });

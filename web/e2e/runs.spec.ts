@@ -167,12 +167,17 @@ test('a run of 10,000 tests lists them, searches and filters them', async ({ pag
   }).toPass({ timeout: 15_000 });
 });
 
-test('a run, a result or a test that does not exist shows the not-found state', async ({ page, tenant, signIn }) => {
+test('a run, a spec file, a result or a test that does not exist shows the not-found state', async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
+  const run = await ingest(t.token, t.projectId, checkoutReport('main', false));
+  expect(run.status).toBe(201);
   await signIn(page, t.userId);
   const missing = 'f'.repeat(24);
   await page.goto(`/projects/${t.projectId}/runs/${missing}`);
   await expect(page.getByRole('alert')).toContainText('Run not found.');
+  await page.goto(`/projects/${t.projectId}/runs/${run.body.data.runId}/specs/${missing}`);
+  await expect(page.getByRole('alert')).toContainText('Spec file not found.');
+  await expect(page.getByRole('alert').getByRole('link')).toHaveText('Run #1');
   await page.goto(`/projects/${t.projectId}/runs/${missing}/test-cases/${missing}`);
   await expect(page.getByRole('alert')).toContainText('Test result not found.');
   await page.goto(`/projects/${t.projectId}/tests/${missing}`);
