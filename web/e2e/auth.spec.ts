@@ -1,7 +1,7 @@
 /**
  * Signing in and out in a real browser: the invitation link, the sign-in page, one-time sign-in links (and either
  * link without its token), where the app sends a signed-out visitor, signing out here and everywhere, the not-found
- * page, the keyboard, and axe-core on each of these pages.
+ * page, the keyboard, and axe-core on each of these pages. Another organization's project shows the API's refusal.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -189,4 +189,17 @@ test('a sign-in or invitation link without its token says it is incomplete and l
   await expectAccessible(page);
   await page.getByRole('link', { name: 'sign in' }).click();
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test("another organization's project: its pages show the API's refusal, not its data", async ({ page, tenant, signIn }) => {
+  const mine = await tenant('owner');
+  const theirs = await tenant('owner');
+  expect((await api(theirs.token).post(`/${theirs.projectId}/releases`, { name: 'Their secret 1.0' })).status).toBe(201);
+  await signIn(page, mine.userId);
+  for (const path of ['', '/runs', '/analytics', '/releases']) {
+    await page.goto(`/projects/${theirs.projectId}${path}`);
+    await expect(page.getByRole('alert')).toContainText('Project not found or not accessible');
+  }
+  await expect(page.getByText('Their secret 1.0')).toHaveCount(0);
+  await expectAccessible(page);
 });
