@@ -2,7 +2,9 @@
  * Webhooks in a real browser: an owner creates a subscription in the page (the signing secret shown once), a
  * `javascript:` URL is refused with the API's message, a finished run shows up in the delivery history, a disabled
  * subscription is re-enabled, a subscription is deleted after a confirmation; a viewer of the same organization
- * sees the subscriptions but no write control, and the API refuses their write with the same session (403).
+ * sees the subscriptions but no write control, and the API refuses their write with the same session (403); a member
+ * sees no control either. A delete cancelled keeps the subscription; one deleted in another tab meanwhile is refused,
+ * and the page says so.
  */
 import { largePlaywrightReport, testAdmin, WebhookReceiver } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -88,4 +90,51 @@ test('a viewer sees subscriptions without write controls, and the API refuses th
   // A missing subscription: the not-found state.
   await page.goto(`/projects/${owner.projectId}/webhooks/${'f'.repeat(24)}`);
   await expect(page.getByRole('alert')).toContainText('Webhook not found.');
+});
+
+test('deleting: cancel keeps the subscription; one deleted meanwhile is refused and said so; a member has no controls', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const owner = await tenant('owner');
+  const created = await api(owner.token).post(`/${owner.projectId}/webhooks`, {
+    url: 'https://hooks.example.com/stale',
+    events: ['RUN_FINISHED'],
+  });
+  expect(created.status).toBe(201);
+  const webhookId: string = created.body.data._id;
+  await signIn(page, owner.userId);
+  await page.goto(`/projects/${owner.projectId}/webhooks/${webhookId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('https://hooks.example.com/stale');
+
+  await page.getByRole('button', { name: 'Delete subscription' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('button', { name: 'Yes, delete' })).toHaveCount(0);
+  expect((await api(owner.token).get(`/${owner.projectId}/webhooks/${webhookId}`)).status).toBe(200);
+
+  // Deleted in another tab: this page's delete is refused, and the page says so instead of leaving.
+  expect((await api(owner.token).delete(`/${owner.projectId}/webhooks/${webhookId}`)).status).toBe(200);
+  await page.getByRole('button', { name: 'Delete subscription' }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not done.');
+  await expect(page.getByRole('alert')).toContainText(/not found/i);
+  await expect(page).toHaveURL(new RegExp(`/webhooks/${webhookId}$`));
+  await expectAccessible(page);
+
+  // A member (not an admin) reads subscriptions but manages none.
+  const again = await api(owner.token).post(`/${owner.projectId}/webhooks`, {
+    url: 'https://hooks.example.com/kept',
+    events: ['RUN_FINISHED'],
+  });
+  expect(again.status).toBe(201);
+  const member = await testAdmin().member(owner.orgId, 'member', { projects: [owner.projectId] });
+  await page.context().clearCookies();
+  await signIn(page, member.userId);
+  await page.goto(`/projects/${owner.projectId}/webhooks`);
+  await expect(page.getByRole('link', { name: 'https://hooks.example.com/kept' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create subscription' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'https://hooks.example.com/kept' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('https://hooks.example.com/kept');
+  await expect(page.getByRole('button', { name: 'Delete subscription' })).toHaveCount(0);
 });
