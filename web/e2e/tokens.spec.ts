@@ -1,7 +1,8 @@
 /**
  * Personal access tokens in the settings (spec §5.2), in a real browser: created with a name, an expiry and its
  * projects, the secret shown once and working against the API at once; rotated (the old secret answers 401, the
- * new one 200) and revoked after a confirmation (401); an empty name refused with the API's message.
+ * new one 200) and revoked after a confirmation (401); an empty name refused with the API's message. A revoke
+ * cancelled keeps the token; one revoked in another tab cannot be rotated, and the page says so.
  */
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
@@ -60,5 +61,37 @@ test('a token for chosen projects covers only them', async ({ page, tenant, sign
   const secret = (await page.getByLabel('Token secret').textContent())!.trim();
   expect((await api(secret).get(`/${t.projectId}/token-info`)).status).toBe(200);
   await expect(page.getByRole('row', { name: /One project/ })).not.toContainText('All projects');
+  await expectAccessible(page);
+});
+
+test('a revoke cancelled keeps the token; a token revoked in another tab cannot be rotated here, and the page says so', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  await signIn(page, t.userId);
+  await page.goto('/settings/tokens');
+  await page.getByLabel('Name').fill('Nightly job');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const secret = (await page.getByLabel('Token secret').textContent())!.trim();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByLabel('Token secret')).toHaveCount(0);
+
+  const row = page.getByRole('row', { name: /Nightly job/ });
+  await row.getByRole('button', { name: 'Revoke Nightly job' }).click();
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row.getByRole('button', { name: 'Yes, revoke' })).toHaveCount(0);
+  expect((await api(secret).get(`/${t.projectId}/token-info`)).status).toBe(200);
+
+  // Revoked in another tab (the same session, through the app API), while this page still offers Rotate.
+  const tokens = await page.request.get('/api/v1/app/tokens');
+  const id: string = (await tokens.json()).data.find((x: { name: string }) => x.name === 'Nightly job').id;
+  const revoked = await page.request.delete(`/api/v1/app/tokens/${id}`, { headers: { 'X-Assay-CSRF': '1' } });
+  expect(revoked.status()).toBe(200);
+  await row.getByRole('button', { name: 'Rotate Nightly job' }).click();
+  await expect(row.getByRole('alert')).toContainText('Not done.');
+  await expect(page.getByLabel('Token secret')).toHaveCount(0);
+  expect((await api(secret).get(`/${t.projectId}/token-info`)).status).toBe(401);
   await expectAccessible(page);
 });
