@@ -218,6 +218,11 @@ describe('manual runs: update, close, conflict', () => {
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, { name: 'n'.repeat(256) }), 'body.name');
     expect((await w.patch(`${f.p.P}/manual-runs/${r._id}`, { name: 'n'.repeat(255) })).status).toBe(200);
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, { forecast: -0.5 }), 'body.forecast');
+    // null clears the forecast (alone, it is the one field sent); the other fields stay.
+    const cleared = await w.patch(`${f.p.P}/manual-runs/${r._id}`, { forecast: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).toMatchObject({ forecast: null, state: 'in progress', note: '<u>n</u>' });
+    expect((await w.get(`${f.p.P}/manual-runs/${r._id}`)).body.data.forecast).toBeNull();
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, { status: 'open' }), 'body.status');
     expectValidation(await w.patch(`${f.p.P}/manual-runs/${r._id}`, { testCaseIds: ['TC-2'] }), 'body.testCaseIds');
   });
@@ -238,6 +243,7 @@ describe('manual runs: update, close, conflict', () => {
       { state: 'x' },
       { selectionMode: 'all' },
       { forecast: 1 },
+      { forecast: null },
       { tags: [] },
       { linkedIssues: [] },
       { links: [] },

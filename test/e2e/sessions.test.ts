@@ -138,7 +138,7 @@ describe('sessions: update and close', () => {
     p = await newProject('owner');
   });
 
-  it('changes only the fields sent; null unassigns and detaches', async () => {
+  it('changes only the fields sent; null unassigns, detaches and clears the estimate', async () => {
     const release = (await p.api.post(`${p.P}/releases`, { name: 'R' })).body.data;
     const s = await makeSession(p, { name: 'S', estimate: 30, tags: ['a'], releaseId: release._id, assigneeUserId: p.t.email });
     const w = await p.writer();
@@ -147,7 +147,11 @@ describe('sessions: update and close', () => {
     expect(u.assignee._id).toBe(p.t.userId);
     expect(u.metadata.lastModifiedBy).toEqual({ name: w.user.name, email: w.user.email });
     const cleared = (await w.patch(`${p.P}/sessions/${s._id}`, { assigneeUserId: null, releaseId: null })).body.data;
-    expect(cleared).toMatchObject({ assignee: null, releaseId: null });
+    expect(cleared).toMatchObject({ assignee: null, releaseId: null, estimate: 45 });
+    const noEstimate = await w.patch(`${p.P}/sessions/${s._id}`, { estimate: null });
+    expect(noEstimate.status).toBe(200);
+    expect(noEstimate.body.data).toMatchObject({ estimate: null, mission: '<p>m</p>' });
+    expect((await w.get(`${p.P}/sessions/${s._id}`)).body.data.estimate).toBeNull();
     const reassigned = (await w.patch(`${p.P}/sessions/${s._id}`, { assigneeUserId: w.user.userId })).body.data;
     expect(reassigned.assignee).toEqual({ _id: w.user.userId, name: w.user.name, email: w.user.email });
   });

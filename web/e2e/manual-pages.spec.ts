@@ -7,8 +7,7 @@
  * new session the API refuses is not created; a viewer sees both pages without a control.
  */
 import { testAdmin } from '@assay/testkit';
-import type { Page } from '@playwright/test';
-import { api, expect, expectAccessible, test } from './support/fixtures';
+import { api, detail, expect, expectAccessible, test } from './support/fixtures';
 
 test('suites tree and case editor: a suite, a classic case, then Gherkin steps', async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
@@ -112,10 +111,6 @@ test('a viewer sees cases, releases and sessions without write controls; the API
   expect(refused.status()).toBe(403);
 });
 
-/** The value beside a label of a detail page's list (`<dt>label</dt><dd>value</dd>`). */
-const detail = (page: Page, label: string) =>
-  page.locator('dl div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
-
 test("a release's page: start, complete and reopen it; edit it (nothing changed, a refused deploy URL, a saved branch)", async ({
   page,
   tenant,
@@ -162,13 +157,13 @@ test("a release's page: start, complete and reopen it; edit it (nothing changed,
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Release not found');
 });
 
-test("a session's page: edit it (nothing changed, an assignee who is no member refused, a saved environment), then close it", async ({
+test("a session's page: edit it (nothing changed, an assignee who is no member refused, a saved environment and a cleared estimate), then close it", async ({
   page,
   tenant,
   signIn,
 }) => {
   const t = await tenant('member');
-  const made = await api(t.token).post(`/${t.projectId}/sessions`, { name: 'Tour the settings' });
+  const made = await api(t.token).post(`/${t.projectId}/sessions`, { name: 'Tour the settings', estimate: 30 });
   expect(made.status, made.text).toBe(201);
   const id: string = made.body.data._id;
   await signIn(page, t.userId);
@@ -185,15 +180,17 @@ test("a session's page: edit it (nothing changed, an assignee who is no member r
   expect((await api(t.token).get(`/${t.projectId}/sessions/${id}`)).body.data.assignee).toBeNull();
   await page.getByLabel('Assignee').fill('');
   await page.getByLabel('Environment').fill('staging');
+  await page.getByLabel('Estimate (minutes)').fill('');
   await page.getByRole('button', { name: 'Save session' }).click();
   await expect(detail(page, 'Environment')).toHaveText('staging');
+  await expect(detail(page, 'Estimate')).toHaveText('—');
   await expect(page.getByRole('button', { name: 'Save session' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Close session' }).click();
   await expect(page.getByRole('button', { name: 'Close session' })).toHaveCount(0);
   await expect(page.getByText(/closed [A-Z][a-z]{2} \d/)).toBeVisible();
   const stored = await api(t.token).get(`/${t.projectId}/sessions/${id}`);
-  expect(stored.body.data).toMatchObject({ status: 'closed', environment: 'staging', assignee: null });
+  expect(stored.body.data).toMatchObject({ status: 'closed', environment: 'staging', assignee: null, estimate: null });
   await expectAccessible(page);
 
   await page.goto(`/projects/${t.projectId}/sessions/0123456789abcdef01234567`);

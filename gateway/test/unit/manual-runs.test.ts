@@ -143,12 +143,22 @@ describe('manual-runs routes: runs', () => {
     const res = await f.h.request({
       method: 'PATCH',
       url: `${f.url}/${R}`,
-      payload: { status: 'closed', releaseId: null, tags: [], links: [] },
+      payload: { status: 'closed', releaseId: null, forecast: null, tags: [], links: [] },
     });
     expect(res.statusCode).toBe(200);
     const req = f.h.calls[0]!.request as UpdateManualRunRequest;
-    expect(req).toMatchObject({ runId: R, status: RecordStatus.CLOSED, releaseId: {}, tags: { values: [] }, links: { links: [] } });
-    expect(req.releaseId!.value).toBeUndefined();
+    expect(req).toMatchObject({
+      runId: R,
+      status: RecordStatus.CLOSED,
+      releaseId: {},
+      forecastValue: {},
+      tags: { values: [] },
+      links: { links: [] },
+    });
+    // A null forecast is only forecast_value's: the number field of older services would read it as a value.
+    expect([req.releaseId!.value, req.forecastValue!.value, req.forecast]).toEqual([undefined, undefined, undefined]);
+    await f.h.request({ method: 'PATCH', url: `${f.url}/${R}`, payload: { forecast: 2.5 } });
+    expect(f.h.calls[1]!.request).toMatchObject({ forecastValue: { value: 2.5 }, forecast: 2.5 });
     expect(res.json().data).toMatchObject({ status: 'closed', closedAt: AT_JSON });
     const late = await f.h.request({ method: 'PATCH', url: `${f.url}/${R}`, payload: { name: 'late' } });
     expect(late.statusCode).toBe(409);

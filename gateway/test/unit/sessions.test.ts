@@ -84,7 +84,7 @@ describe('sessions routes', () => {
     const res = await f.h.request({
       method: 'PATCH',
       url: `${f.url}/${'s'.repeat(24)}`,
-      payload: { status: 'closed', releaseId: null, assigneeUserId: null, tags: ['x'] },
+      payload: { status: 'closed', releaseId: null, assigneeUserId: null, estimate: null, tags: ['x'] },
     });
     expect(res.statusCode).toBe(200);
     const req = f.h.calls[0]!.request as UpdateSessionRequest;
@@ -93,12 +93,27 @@ describe('sessions routes', () => {
       status: RecordStatus.CLOSED,
       releaseId: {},
       assigneeUserId: {},
+      estimateMinutes: {},
       tags: { values: ['x'] },
     });
-    expect([req.releaseId!.value, req.assigneeUserId!.value, req.linkedIssues]).toEqual([undefined, undefined, undefined]);
+    expect([req.releaseId!.value, req.assigneeUserId!.value, req.estimateMinutes!.value, req.estimate, req.linkedIssues]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(res.json().data).toMatchObject({ status: 'closed', closedAt: AT_JSON, assignee: null });
-    await f.h.request({ method: 'PATCH', url: `${f.url}/${'s'.repeat(24)}`, payload: { assigneeUserId: 'bob@example.test' } });
-    expect(f.h.calls[1]!.request).toMatchObject({ assigneeUserId: { value: 'bob@example.test' } });
+    await f.h.request({
+      method: 'PATCH',
+      url: `${f.url}/${'s'.repeat(24)}`,
+      payload: { assigneeUserId: 'bob@example.test', estimate: 20 },
+    });
+    expect(f.h.calls[1]!.request).toMatchObject({
+      assigneeUserId: { value: 'bob@example.test' },
+      estimateMinutes: { value: 20 },
+      estimate: 20,
+    });
     expect((f.h.calls[1]!.request as UpdateSessionRequest).status).toBeUndefined();
   });
 

@@ -27,6 +27,10 @@ export const test = base.extend<Fixtures>({
     }),
 });
 
+/** The value beside a label of a detail page's list (`<dt>label</dt><dd>value</dd>`). */
+export const detail = (page: Page, label: string) =>
+  page.locator('dl div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+
 /** An API client for the test system (bearer token), for arranging data the way a CI job would send it. */
 export const api = (token: string) => testApi(token);
 

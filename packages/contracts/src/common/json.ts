@@ -35,7 +35,8 @@ export function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** JSON null → present-but-empty NullableString; a string → its value; absent → absent. */
-export const nullableString = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? {} : { value: v });
+/** For a Nullable* proto field: JSON null → present with no value (clear); a value → its value; absent → absent. */
+export const nullable = <T>(v: T | null | undefined): { value?: T } | undefined =>
+  v === undefined ? undefined : v === null ? {} : { value: v };
 
 export const ProjectParams = Type.Object({ projectId: Type.String() });

@@ -187,6 +187,7 @@ const runBodies = recordBodies(
   },
   {
     releaseId: Type.Optional(Nullable(Type.String({ description: 'the only field a closed run accepts; null detaches' }))),
+    forecast: Type.Optional(Nullable(Type.Number({ minimum: 0, description: 'null clears it' }))),
     status: Type.Optional(CloseStatus('run')),
   },
 );

@@ -89,6 +89,7 @@ const sessionBodies = recordBodies(
   {
     releaseId: Type.Optional(Nullable(Type.String({ description: 'null detaches the release' }))),
     assigneeUserId: Type.Optional(Nullable(Type.String({ description: 'user id or e-mail; null unassigns' }))),
+    estimate: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_INT32, description: 'minutes; null clears it' }))),
     status: Type.Optional(CloseStatus('session')),
   },
 );

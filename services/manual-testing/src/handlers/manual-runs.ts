@@ -177,6 +177,8 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
 
     async updateManualRun(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
+      // A gateway older than forecast_value sends only the number.
+      const forecast = req.forecastValue ? (req.forecastValue.value ?? null) : req.forecast;
       const sent = {
         name: req.name,
         note: req.note,
@@ -184,7 +186,7 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
         releaseId: req.releaseId,
         state: req.state,
         selectionMode: req.selectionMode,
-        forecast: req.forecast,
+        forecast,
         tags: req.tags,
         linkedIssues: req.linkedIssues,
         links: req.links,
@@ -193,7 +195,7 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
       requireSomeField(Object.values(sent));
       const v = new Violations();
       if (req.name !== undefined) checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
-      checkForecast(req.forecast, v);
+      checkForecast(forecast ?? undefined, v);
       const mode = selectionMode(req.selectionMode, v);
       if (req.status !== undefined && req.status !== RecordStatus.CLOSED) v.add('body.status', CLOSING_ONLY);
       const linkedIssues = req.linkedIssues ? parseLinkedIssues(req.linkedIssues.issues, 'body.linkedIssues', v) : undefined;
@@ -217,7 +219,7 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
         }
         if (req.state !== undefined) f.state = req.state;
         if (mode !== undefined) f.selectionMode = mode;
-        if (req.forecast !== undefined) f.forecast = req.forecast;
+        if (forecast !== undefined) f.forecast = forecast;
         if (req.tags !== undefined) f.tags = cleanTags(req.tags.values);
         if (linkedIssues !== undefined) f.linkedIssues = linkedIssues;
         if (links !== undefined) f.links = links;

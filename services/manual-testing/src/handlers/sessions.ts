@@ -84,6 +84,8 @@ export function sessionHandlers({ pool, members, clock }: Wiring): SessionRpcs {
 
     async updateSession(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
+      // A gateway older than estimate_minutes sends only the number.
+      const estimate = req.estimateMinutes ? (req.estimateMinutes.value ?? null) : req.estimate;
       requireSomeField([
         req.name,
         req.mission,
@@ -93,14 +95,14 @@ export function sessionHandlers({ pool, members, clock }: Wiring): SessionRpcs {
         req.releaseId,
         req.assigneeUserId,
         req.state,
-        req.estimate,
+        estimate,
         req.tags,
         req.linkedIssues,
         req.status,
       ]);
       const v = new Violations();
       if (req.name !== undefined) checkName(req.name, MAX_RECORD_NAME, 'body.name', v);
-      checkEstimate(req.estimate, v);
+      checkEstimate(estimate ?? undefined, v);
       if (req.status !== undefined && req.status !== RecordStatus.CLOSED)
         v.add('body.status', 'must be closed (closing is the only status change)');
       const assignee =
@@ -124,7 +126,7 @@ export function sessionHandlers({ pool, members, clock }: Wiring): SessionRpcs {
         }
         if (assignee !== undefined) f.assignee = assignee;
         if (req.state !== undefined) f.state = req.state;
-        if (req.estimate !== undefined) f.estimate = req.estimate;
+        if (estimate !== undefined) f.estimate = estimate;
         if (req.tags !== undefined) f.tags = cleanTags(req.tags.values);
         if (linkedIssues !== undefined) f.linkedIssues = linkedIssues;
         if (req.status === RecordStatus.CLOSED && current.status !== 'closed') {

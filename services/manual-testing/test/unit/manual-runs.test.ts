@@ -107,6 +107,19 @@ describe('manual-runs handlers: runs', () => {
     expect(await runCases(projectId, run.id)).toEqual(['TC-4', 'TC-1', 'TC-2', 'TC-3']);
   });
 
+  it('sets and clears the forecast with forecast_value; a gateway older than it sends only forecast', async () => {
+    const { projectId } = await project();
+    const run = await createRun(projectId);
+    const patch = async (over: Record<string, unknown>) =>
+      (await s.client.updateManualRun({ projectId, runId: run.id, ...over }, owner)).run!.forecast;
+    expect(await patch({ forecast: 2 })).toBe(2);
+    expect(await patch({ forecastValue: { value: 3.5 }, forecast: 3.5 })).toBe(3.5);
+    // forecast_value wins: it is what a gateway that knows it means.
+    expect(await patch({ forecastValue: {}, forecast: 9 })).toBeUndefined();
+    expect((await s.client.getManualRun({ projectId, runId: run.id }, owner)).run!.forecast).toBeUndefined();
+    expect((await failure(patch({ forecastValue: { value: -1 } }))).paths).toEqual(['body.forecast']);
+  });
+
   it('refuses an empty update and answers NOT_FOUND for a run of another project', async () => {
     const { projectId } = await project();
     const run = await createRun(projectId);

@@ -87,6 +87,17 @@ describe('sessions handlers', () => {
     expect(detached.tags).toEqual(['t']);
   });
 
+  it('sets and clears the estimate with estimate_minutes; a gateway older than it sends only estimate', async () => {
+    const p = newProject();
+    const x = await create(p, { estimate: 30 });
+    expect((await update(p, x.id, { estimate: 40 })).estimate).toBe(40);
+    expect((await update(p, x.id, { estimateMinutes: { value: 50 }, estimate: 50 })).estimate).toBe(50);
+    const cleared = await update(p, x.id, { estimateMinutes: {} });
+    expect(cleared.estimate).toBeUndefined();
+    expect((await s.client.getSession({ projectId: p, sessionId: x.id }, owner)).session!.estimate).toBeUndefined();
+    expect((await failure(update(p, x.id, { estimateMinutes: { value: -5 } }))).paths).toEqual(['body.estimate']);
+  });
+
   it('answers NOT_FOUND for an unknown session and a session of another project', async () => {
     const p = newProject();
     const x = await create(p);

@@ -638,13 +638,14 @@ function runDraft(r: Run): RunDraft {
   };
 }
 
+/** What changed; an emptied release or forecast is sent as null (detach, clear). */
 function runUpdateBody(before: RunDraft, after: RunDraft) {
   const full = (d: RunDraft) => ({
     name: d.name,
     releaseId: d.releaseId || null,
     environment: d.environment.trim(),
     state: d.state.trim(),
-    forecast: d.forecast.trim() === '' ? undefined : Number(d.forecast),
+    forecast: d.forecast.trim() === '' ? null : Number(d.forecast),
     tags: splitList(d.tags),
     note: textToHtml(d.note),
     links: d.links,

@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { defined, nullable, ProjectParams } from '@assay/contracts/common/json';
 import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import { recordStatus, spelled, spelledIf, toProtoIf } from '@assay/contracts/manual-testing/common';
 import {
@@ -128,10 +128,11 @@ export default async function manualRunRoutes(fastify: FastifyInstance) {
           name: b.name,
           note: b.note,
           environment: b.environment,
-          releaseId: nullableString(b.releaseId),
+          releaseId: nullable(b.releaseId),
           state: b.state,
           selectionMode: toProtoIf(selectionMode, b.selectionMode),
-          forecast: b.forecast,
+          forecastValue: nullable(b.forecast),
+          forecast: b.forecast ?? undefined,
           tags: b.tags ? { values: b.tags } : undefined,
           linkedIssues: b.linkedIssues ? { issues: b.linkedIssues } : undefined,
           links: b.links ? { links: b.links } : undefined,
@@ -185,7 +186,7 @@ export default async function manualRunRoutes(fastify: FastifyInstance) {
           projectId,
           runId,
           caseRef,
-          assigneeUserId: nullableString(b.assigneeUserId),
+          assigneeUserId: nullable(b.assigneeUserId),
           result: spelledIf(verdict, b.result),
           status: spelledIf(verdict, b.status),
           elapsed: b.elapsed,

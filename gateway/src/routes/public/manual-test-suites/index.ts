@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { nullable, ProjectParams } from '@assay/contracts/common/json';
 import { PageQuery, page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import {
   CreateSuiteBody,
@@ -56,7 +56,7 @@ export default async function manualTestSuiteRoutes(fastify: FastifyInstance) {
       const { projectId, suiteId } = request.params;
       const { body } = request;
       const res = await app.services.manualTesting.updateSuite(
-        { projectId, suiteId, name: body.name, description: body.description, parentSuiteId: nullableString(body.parentSuiteId) },
+        { projectId, suiteId, name: body.name, description: body.description, parentSuiteId: nullable(body.parentSuiteId) },
         request.callOptions(),
       );
       return ok(suiteToJson(res.suite!));

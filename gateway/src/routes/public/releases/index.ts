@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { defined, nullable, ProjectParams } from '@assay/contracts/common/json';
 import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import {
   buildTargetToProto,
@@ -114,7 +114,7 @@ export default async function releaseRoutes(fastify: FastifyInstance) {
           description: b.description,
           note: b.note,
           type: b.type,
-          parentReleaseId: nullableString(b.parentReleaseId),
+          parentReleaseId: nullable(b.parentReleaseId),
           startDate: b.startDate,
           endDate: b.endDate,
           branch: b.branch,

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Ok, OkPage, ok } from '@assay/contracts/common/envelope';
-import { defined, nullableString, ProjectParams } from '@assay/contracts/common/json';
+import { defined, nullable, ProjectParams } from '@assay/contracts/common/json';
 import { page, pageOf, pagination } from '@assay/contracts/common/pagination';
 import { recordStatus, toProtoIf } from '@assay/contracts/manual-testing/common';
 import {
@@ -118,10 +118,11 @@ export default async function sessionRoutes(fastify: FastifyInstance) {
           sessionType: b.sessionType,
           config: b.config,
           environment: b.environment,
-          releaseId: nullableString(b.releaseId),
-          assigneeUserId: nullableString(b.assigneeUserId),
+          releaseId: nullable(b.releaseId),
+          assigneeUserId: nullable(b.assigneeUserId),
           state: b.state,
-          estimate: b.estimate,
+          estimateMinutes: nullable(b.estimate),
+          estimate: b.estimate ?? undefined,
           tags: b.tags ? { values: b.tags } : undefined,
           linkedIssues: b.linkedIssues ? { issues: b.linkedIssues } : undefined,
           status: toProtoIf(recordStatus, b.status),

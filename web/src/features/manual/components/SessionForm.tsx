@@ -81,7 +81,7 @@ export function sessionCreateBody(d: SessionDraft) {
   };
 }
 
-/** What changed; an emptied release or assignee is sent as null (detach, unassign). */
+/** What changed; an emptied release, assignee or estimate is sent as null (detach, unassign, clear). */
 export function sessionUpdateBody(before: SessionDraft, after: SessionDraft) {
   const full = (d: SessionDraft) => ({
     name: d.name,
@@ -92,7 +92,7 @@ export function sessionUpdateBody(before: SessionDraft, after: SessionDraft) {
     releaseId: d.releaseId || null,
     assigneeUserId: d.assignee.trim() || null,
     state: d.state.trim(),
-    estimate: minutes(d.estimate),
+    estimate: minutes(d.estimate) ?? null,
     tags: splitList(d.tags),
     linkedIssues: cleanIssues(d.linkedIssues),
   });

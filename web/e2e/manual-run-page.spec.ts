@@ -1,0 +1,306 @@
+/**
+ * A manual run's page beyond executing it, in a real browser: editing the run (nothing changed, a linked issue
+ * without id or URL and a javascript: link refused with the API's message and nothing stored, then a saved
+ * environment, link and issue); a closed run's form, where only the release can change; a case's assignee by
+ * e-mail (a non-member refused, a member assigned, then unassigned); a verdict clicked in a page that has not
+ * seen the run closed, refused and not stored; and a viewer, who gets no write control and whose write the API
+ * refuses with the same session; a forecast cleared in the form is cleared.
+ */
+import { testAdmin, type ApiResponse } from '@assay/testkit';
+import { api, detail, expect, expectAccessible, test } from './support/fixtures';
+
+/** The `data` of a 201 answer (the testkit's client leaves bodies untyped). */
+async function created(res: Promise<ApiResponse>): Promise<ApiResponse['body']> {
+  const r = await res;
+  expect(r.status, r.text).toBe(201);
+  return r.body.data;
+}
+
+/** A project with suite Checkout (2 classic cases) and an open run over it, "Sprint 12 regression". */
+async function arrange(token: string, projectId: string) {
+  const a = api(token);
+  const P = `/${projectId}`;
+  const checkout = await created(a.post(`${P}/manual-test-suites`, { name: 'Checkout' }));
+  await created(
+    a.post(`${P}/manual-test-cases`, {
+      title: 'Pay with a saved card',
+      suiteId: checkout._id,
+      steps: [
+        { action: 'Add a product to the cart', expectedResult: 'The cart shows 1 item' },
+        { action: 'Pay with the saved card', expectedResult: 'The order number shows' },
+      ],
+    }),
+  );
+  await created(
+    a.post(`${P}/manual-test-cases`, { title: 'Empty cart is refused', suiteId: checkout._id, steps: [{ action: 'Open /checkout' }] }),
+  );
+  const run = await created(
+    a.post(`${P}/manual-runs`, { name: 'Sprint 12 regression', selectionMode: 'selected', suiteIds: [checkout._id] }),
+  );
+  const runId: string = run._id;
+  const getRun = async () => (await a.get(`${P}/manual-runs/${runId}`)).body.data;
+  const getCase = async (caseId: string) => {
+    const cases = (await a.get(`${P}/manual-runs/${runId}/test-cases?limit=100`)).body.data;
+    return cases.find((c: { testCase: { caseId: string } }) => c.testCase.caseId === caseId);
+  };
+  return { a, P, runId, getRun, getCase };
+}
+
+test('edit a run: nothing changed, a linked issue and a link the API refuses (nothing stored), then a saved edit', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { runId, getRun } = await arrange(t.token, t.projectId);
+  const before = await getRun();
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.getByRole('heading', { name: 'Sprint 12 regression', level: 1 })).toBeVisible();
+
+  const toggle = page.getByRole('button', { name: 'Edit run' });
+  await toggle.click();
+  const form = page.getByRole('form', { name: 'Edit run' });
+  await expect(form).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close the form' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(form.getByLabel('Name')).toHaveValue('Sprint 12 regression');
+  await expect(form.getByText('No linked issues.')).toBeVisible();
+  const save = form.getByRole('button', { name: 'Save run' });
+
+  // Unchanged: nothing is sent.
+  await save.click();
+  await expect(form.getByRole('status')).toHaveText('Nothing changed.');
+
+  // A linked issue with a title only: the API wants an id or a URL.
+  await form.getByRole('button', { name: 'Add linked issue' }).click();
+  await form.getByLabel('Issue 1 Title').fill('Discount codes are applied twice');
+  await save.click();
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Linked issues #1: a linked issue needs displayId or url');
+  await expect(form.getByRole('status')).toHaveCount(0);
+  await expect(form).toBeVisible();
+  await expectAccessible(page);
+
+  // The issue fixed, but a link whose URL is no http(s) one: the whole write is refused.
+  await form.getByLabel('Issue 1 ID').fill('SHOP-142');
+  await form.getByRole('button', { name: 'Add link', exact: true }).click();
+  await form.getByLabel('Link title 1').fill('Build 1842');
+  await form.getByLabel('Link URL 1').fill('javascript:alert(1)');
+  await save.click();
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Links #1 url: must be an http or https URL');
+  await expect(detail(page, 'Links')).toHaveText('—');
+  await expect(detail(page, 'Linked issues')).toHaveText('None');
+  const refused = await getRun();
+  expect(refused).toMatchObject({ environment: null, links: [], linkedIssues: [], updatedAt: before.updatedAt });
+
+  // Fixed, with an environment: saved, the form closes, the page and the API show it.
+  await form.getByLabel('Link URL 1').fill('https://ci.example.com/builds/1842');
+  await form.getByLabel('Environment').fill('staging');
+  await save.click();
+  await expect(form).toHaveCount(0);
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('.page-subtitle')).toContainText('· staging');
+  await expect(detail(page, 'Links').getByRole('link', { name: 'Build 1842' })).toHaveAttribute(
+    'href',
+    'https://ci.example.com/builds/1842',
+  );
+  await expect(detail(page, 'Linked issues')).toHaveText('SHOP-142 · Discount codes are applied twice');
+  await expect(detail(page, 'Last change')).toContainText(`by ${t.name}`);
+  const saved = await getRun();
+  expect(saved).toMatchObject({
+    name: 'Sprint 12 regression',
+    environment: 'staging',
+    links: [{ title: 'Build 1842', url: 'https://ci.example.com/builds/1842' }],
+    linkedIssues: [{ displayId: 'SHOP-142', title: 'Discount codes are applied twice' }],
+    status: 'open',
+  });
+  expect(saved.linkedIssues[0]).not.toHaveProperty('url');
+  await expectAccessible(page);
+
+  // The form opens again on what is stored now.
+  await toggle.click();
+  await expect(form.getByLabel('Environment')).toHaveValue('staging');
+  await expect(form.getByLabel('Issue 1 ID')).toHaveValue('SHOP-142');
+  await save.click();
+  await expect(form.getByRole('status')).toHaveText('Nothing changed.');
+});
+
+test("a closed run's form: its fields are locked, only its release changes", async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const { a, P, runId, getRun } = await arrange(t.token, t.projectId);
+  const release = await created(a.post(`${P}/releases`, { name: '4.2.0' }));
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.getByRole('heading', { name: 'Sprint 12 regression', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Close run' }).click();
+  await expect(page.getByText('This run is closed: its verdicts can no longer change.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close run' })).toHaveCount(0);
+  expect(await getRun()).toMatchObject({ status: 'closed', releaseId: null });
+
+  await page.getByRole('button', { name: 'Edit run' }).click();
+  const form = page.getByRole('form', { name: 'Edit run' });
+  await expect(form.getByText('A closed run keeps its fields; only its release can change.')).toBeVisible();
+  await expect(form.getByLabel('Name')).toBeDisabled();
+  await expect(form.getByLabel('Environment')).toBeDisabled();
+  await expect(form.getByLabel('Tags')).toBeDisabled();
+  await expect(form.getByLabel('Release')).toBeEnabled();
+  await expect(form.getByLabel('Note')).toHaveCount(0);
+  await expect(form.getByRole('button', { name: 'Add link', exact: true })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await form.getByLabel('Release').selectOption({ label: '4.2.0' });
+  await form.getByRole('button', { name: 'Save run' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(page.locator('.page-subtitle').getByRole('link', { name: '4.2.0' })).toHaveAttribute(
+    'href',
+    `/projects/${t.projectId}/releases/${release._id}`,
+  );
+  expect(await getRun()).toMatchObject({ status: 'closed', releaseId: release._id, name: 'Sprint 12 regression' });
+
+  // And detached again.
+  await page.getByRole('button', { name: 'Edit run' }).click();
+  await expect(form.getByLabel('Release')).toHaveValue(release._id);
+  await form.getByLabel('Release').selectOption({ label: 'None' });
+  await form.getByRole('button', { name: 'Save run' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(page.locator('.page-subtitle').getByRole('link', { name: '4.2.0' })).toHaveCount(0);
+  expect(await getRun()).toMatchObject({ status: 'closed', releaseId: null });
+  await expectAccessible(page);
+});
+
+test("a case's assignee by e-mail: a non-member refused, a member assigned, then unassigned", async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const { runId, getCase } = await arrange(t.token, t.projectId);
+  const colleague = await testAdmin().member(t.orgId, 'member', { projects: [t.projectId], name: 'Ada Lovelace' });
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.locator('#current-case-heading')).toHaveText('TC-1 Pay with a saved card');
+  const assignee = page.getByText(/^Assignee: /);
+  await expect(assignee).toHaveText('Assignee: nobody');
+  const email = page.getByLabel('Assign to (e-mail)');
+  const assign = page.getByRole('button', { name: 'Assign', exact: true });
+  const row = page.getByRole('row').filter({ hasText: 'TC-1' });
+
+  await email.fill('nobody@example.com');
+  await assign.click();
+  await expect(page.getByRole('alert')).toHaveText("Not assigned. Assignee user id: is not a member of the project's organization");
+  await expect(assignee).toHaveText('Assignee: nobody');
+  await expect(email).toHaveValue('nobody@example.com');
+  expect((await getCase('TC-1')).assignee).toBeNull();
+  await expectAccessible(page);
+
+  await email.fill(colleague.email);
+  await assign.click();
+  await expect(assignee).toHaveText(`Assignee: Ada Lovelace <${colleague.email}>`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(email).toHaveValue('');
+  await expect(row).toContainText('Ada Lovelace');
+  expect((await getCase('TC-1')).assignee).toEqual({ _id: colleague.userId, name: 'Ada Lovelace', email: colleague.email });
+  expect((await getCase('TC-2')).assignee).toBeNull();
+  await expectAccessible(page);
+
+  await page.getByRole('button', { name: 'Unassign' }).click();
+  await expect(assignee).toHaveText('Assignee: nobody');
+  await expect(page.getByRole('button', { name: 'Unassign' })).toHaveCount(0);
+  await expect(row).not.toContainText('Ada Lovelace');
+  expect((await getCase('TC-1')).assignee).toBeNull();
+});
+
+test('a verdict clicked after the run was closed elsewhere is refused and not stored', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const { a, P, runId, getRun, getCase } = await arrange(t.token, t.projectId);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.getByText('0 of 2 tested')).toBeVisible();
+  const passed = page.getByRole('group', { name: 'Set the verdict' }).getByRole('button', { name: /^Passed/ });
+  await expect(passed).toBeEnabled();
+
+  // Closed behind the page's back.
+  const closed = await a.patch(`${P}/manual-runs/${runId}`, { status: 'closed' });
+  expect(closed.status, closed.text).toBe(200);
+
+  await passed.click();
+  await expect(page.getByRole('alert')).toHaveText('Not saved. The run is closed: its verdicts cannot change');
+  await expect(passed).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByRole('row').filter({ hasText: 'TC-1' })).toContainText('Untested');
+  await expect(page.getByText('0 of 2 tested')).toBeVisible();
+  await expectAccessible(page);
+  expect((await getCase('TC-1')).result).toBe('untested');
+  expect(await getRun()).toMatchObject({ status: 'closed', stats: { total: 2, untested: 2, passed: 0 } });
+
+  // Once reloaded, the page knows the run is closed and offers no verdict.
+  await page.reload();
+  await expect(page.getByText('This run is closed: its verdicts can no longer change.')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Set the verdict' })).toHaveCount(0);
+});
+
+test('a viewer sees a run without write controls, and the API refuses their verdict', async ({ page, tenant, signIn }) => {
+  const owner = await tenant('owner');
+  const { a, P, runId, getCase } = await arrange(owner.token, owner.projectId);
+  const verdict = await a.patch(`${P}/manual-runs/${runId}/test-cases/TC-1`, { result: 'failed', assigneeUserId: owner.email });
+  expect(verdict.status, verdict.text).toBe(200);
+  const viewer = await testAdmin().member(owner.orgId, 'viewer', { projects: [owner.projectId] });
+  await signIn(page, viewer.userId);
+  await page.goto(`/projects/${owner.projectId}/manual-runs/${runId}`);
+  await expect(page.getByRole('heading', { name: 'Sprint 12 regression', level: 1 })).toBeVisible();
+  await expect(page.getByText('1 of 2 tested')).toBeVisible();
+  await expect(page.locator('#current-case-heading')).toHaveText('TC-1 Pay with a saved card');
+  // What they can read: the verdict, the assignee, the steps.
+  await expect(page.getByText(/^Assignee: /)).toHaveText(`Assignee: ${owner.name} <${owner.email}>`);
+  await expect(page.getByText('Pay with the saved card')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Comment', level: 3 })).toBeVisible();
+
+  // No write control.
+  await expect(page.getByRole('heading', { name: 'Run', exact: true, level: 2 })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Edit run' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Close run' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Set the verdict' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Result of step 1' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Passed|Failed|Blocked|Skipped|Retest)/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Assign to me' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Unassign' })).toHaveCount(0);
+  await expect(page.getByLabel('Assign to (e-mail)')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Save comment' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Keyboard shortcuts' })).not.toContainText('Passed');
+  await expectAccessible(page);
+
+  // The verdict keys do nothing; moving between cases still works.
+  await page.keyboard.press('p');
+  await page.keyboard.press('j');
+  await expect(page.locator('#current-case-heading')).toHaveText('TC-2 Empty cart is refused');
+  await page.keyboard.press('p');
+  await expect(page.getByText('1 of 2 tested')).toBeVisible();
+
+  // The same session writing to the API directly: refused.
+  const refused = await page.request.patch(`/api/v1/public/${owner.projectId}/manual-runs/${runId}/test-cases/TC-2`, {
+    headers: { 'X-Assay-CSRF': '1' },
+    data: { result: 'passed' },
+  });
+  expect(refused.status()).toBe(403);
+  const closing = await page.request.patch(`/api/v1/public/${owner.projectId}/manual-runs/${runId}`, {
+    headers: { 'X-Assay-CSRF': '1' },
+    data: { status: 'closed' },
+  });
+  expect(closing.status()).toBe(403);
+  expect((await getCase('TC-2')).result).toBe('untested');
+  expect((await getCase('TC-1')).result).toBe('failed');
+  expect((await a.get(`${P}/manual-runs/${runId}`)).body.data.status).toBe('open');
+});
+
+test("clearing a run's forecast in the edit form clears it", async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const { a, P, runId, getRun } = await arrange(t.token, t.projectId);
+  const set = await a.patch(`${P}/manual-runs/${runId}`, { forecast: 3 });
+  expect(set.status, set.text).toBe(200);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(detail(page, 'Forecast')).toHaveText('3');
+  await page.getByRole('button', { name: 'Edit run' }).click();
+  const form = page.getByRole('form', { name: 'Edit run' });
+  await form.getByLabel('Forecast').fill('');
+  await form.getByRole('button', { name: 'Save run' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(detail(page, 'Forecast')).toHaveText('—');
+  expect((await getRun()).forecast).toBeNull();
+  await expectAccessible(page);
+});
