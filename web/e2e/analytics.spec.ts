@@ -1,7 +1,8 @@
 /**
  * The dashboard and the analytics pages in a real browser over runs ingested through the API and folded by the
  * analytics service (from Kafka): figures, charts, top lists linking to a test's history, the window and the
- * explorer's filters in the URL, the performance list's search, spec health; an empty project's empty states.
+ * explorer's filters in the URL, the performance list's pages and search, spec health; an empty project's empty
+ * states.
  */
 import { largePlaywrightReport, resultItem } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -51,6 +52,28 @@ test('dashboard, summary, performance, explorer and spec health over two runs', 
   await page.goto(`/projects/${t.projectId}/analytics/performance`);
   const perf = page.getByRole('table', { name: 'Duration percentiles by test' });
   await expect(perf.getByRole('row')).toHaveCount(51);
+  // 50 tests a page: the second page has the rest, and the URL keeps the page.
+  const total = Number(
+    (await page
+      .getByRole('status')
+      .filter({ hasText: / tests$/ })
+      .textContent())!.replace(/\D/g, ''),
+  );
+  expect(total).toBeGreaterThan(50);
+  expect(total).toBeLessThanOrEqual(100);
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pages).toContainText('Page 1 of 2');
+  await expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  const first = await perf.getByRole('link').allTextContents();
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(pages).toContainText('Page 2 of 2');
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await expect(perf.getByRole('row')).toHaveCount(total - 50 + 1);
+  const second = await perf.getByRole('link').allTextContents();
+  expect(new Set([...first, ...second]).size).toBe(total);
+  await pages.getByRole('button', { name: 'Previous' }).click();
+  await expect(pages).toContainText('Page 1 of 2');
   await page.getByRole('searchbox', { name: 'Search' }).fill('test number 42');
   await expect(perf.getByRole('row')).toHaveCount(2);
   await expect(page).toHaveURL(/q=test\+number\+42/);
