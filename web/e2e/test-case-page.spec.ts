@@ -1,7 +1,8 @@
 /**
  * The test case page and the suites' edit form, in a real browser: a save the API refuses (a custom field key
  * starting with "$" or holding ".") shows the API's message on the edit and the new-case form and stores
- * nothing; the steps editor (sub-step, move up/down, remove) with classification and a flag, saved exactly;
+ * nothing; a new case with a title only (the blank step row left out); the steps editor (sub-step, move
+ * up/down, remove) with classification and a flag, saved exactly;
  * comments and issue keys added and stored (an over-long comment refused with the gateway's 413 message);
  * "Edit suite" renaming a suite and a move deeper than the API allows (refused, nothing changed); a viewer's
  * read-only case and the new-case page telling them their role cannot create cases.
@@ -94,6 +95,22 @@ test('a custom field key the API refuses: its message on the edit and the new-ca
   await page.getByRole('button', { name: 'Create test case' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^TC-\d+ · Pay with a voucher$/);
   expect((await api(t.token).get(`/${t.projectId}/manual-test-cases`)).body.pagination.total).toBe(2);
+});
+
+test('a new case with a title only: the blank step row the form starts with is left out', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const suiteId = await makeSuite(t, 'Account');
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-test-cases/new?suite=${suiteId}`);
+  await page.getByLabel('Title').fill('Sign out from the menu');
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await page.getByLabel('Step 2 Expected result').fill('The sign-in page shows');
+  await page.getByRole('button', { name: 'Create test case' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^TC-\d+ · Sign out from the menu$/);
+  const made = (await api(t.token).get(`/${t.projectId}/manual-test-cases`)).body.data;
+  expect(made).toHaveLength(1);
+  const stored = await getCase(t, made[0].caseId);
+  expect(stored.steps.classic.map((x: { expectedResult: string }) => x.expectedResult)).toEqual(['The sign-in page shows']);
 });
 
 test('the steps editor: a sub-step, moves up and down, a removal, classification and a flag, saved exactly', async ({

@@ -60,12 +60,21 @@ export function fromGherkin(steps: GherkinStep[]): StepDraft[] {
   return steps.map((s) => ({ ...emptyStep('gherkin', 0), keyword: s.keyword, text: s.text, subSteps: fromGherkin(s.subSteps) }));
 }
 
+/**
+ * The steps as the API takes them. A row left blank (no text, no sub-step with any) is left out, as an empty
+ * custom field row is: the new-case form starts with one, and the API refuses a step without text.
+ */
 export function toBody(steps: StepDraft[], kind: StepKind): StepBody[] {
-  return steps.map((s) => {
-    const sub = s.subSteps.length > 0 ? { subSteps: toBody(s.subSteps, kind) } : {};
-    return kind === 'classic'
-      ? { action: s.action, data: s.data, expectedResult: s.expectedResult, ...sub }
-      : { event: s.keyword, stepDescription: s.text, ...sub };
+  return steps.flatMap((s) => {
+    const subSteps = toBody(s.subSteps, kind);
+    const sub = subSteps.length > 0 ? { subSteps } : {};
+    const text = kind === 'classic' ? [s.action, s.data, s.expectedResult] : [s.text];
+    if (subSteps.length === 0 && text.every((t) => t.trim() === '')) return [];
+    return [
+      kind === 'classic'
+        ? { action: s.action, data: s.data, expectedResult: s.expectedResult, ...sub }
+        : { event: s.keyword, stepDescription: s.text, ...sub },
+    ];
   });
 }
 
