@@ -4,7 +4,8 @@
  * from their forms (a `javascript:` deploy URL refused with the API's message), the not-found state; a viewer sees
  * no write control and the API refuses their write with the same session. A release's page and a session's page:
  * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves; a
- * new session the API refuses is not created; a viewer sees both pages without a control.
+ * new session the API refuses is not created; a viewer sees both pages without a control. The releases list in
+ * pages (the shared pagination of the server-paged lists).
  */
 import { testAdmin } from '@assay/testkit';
 import { api, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -231,4 +232,35 @@ test("a viewer opens a release's and a session's page: no lifecycle, closing or 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tour the reports');
   await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
   await expect(detail(page, 'Assignee')).toHaveText('Unassigned');
+});
+
+test('the releases list in pages: the page is in the URL, and the two pages hold every release once', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  for (let i = 1; i <= 11; i++) {
+    const made = await api(t.token).post(`/${t.projectId}/releases`, { name: `Release ${String(i).padStart(2, '0')}` });
+    expect(made.status).toBe(201);
+  }
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/releases?limit=10`);
+  const rows = page.getByRole('table').getByRole('row');
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pages).toContainText('Page 1 of 2');
+  await expect(rows).toHaveCount(11);
+  await expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  const first = await page.getByRole('table').getByRole('link').allTextContents();
+
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(pages).toContainText('Page 2 of 2');
+  await expect(rows).toHaveCount(2);
+  await expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
+  const second = await page.getByRole('table').getByRole('link').allTextContents();
+  expect([...first, ...second].sort()).toEqual(Array.from({ length: 11 }, (_, i) => `Release ${String(i + 1).padStart(2, '0')}`));
+  await expectAccessible(page);
+
+  await page.reload();
+  await expect(pages).toContainText('Page 2 of 2');
+  await pages.getByRole('button', { name: 'Previous' }).click();
+  await expect(page).not.toHaveURL(/[?&]page=/);
+  await expect(rows).toHaveCount(11);
 });
