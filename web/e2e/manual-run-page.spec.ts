@@ -6,15 +6,8 @@
  * seen the run closed, refused and not stored; and a viewer, who gets no write control and whose write the API
  * refuses with the same session; a forecast cleared in the form is cleared.
  */
-import { testAdmin, type ApiResponse } from '@assay/testkit';
-import { api, detail, expect, expectAccessible, test } from './support/fixtures';
-
-/** The `data` of a 201 answer (the testkit's client leaves bodies untyped). */
-async function created(res: Promise<ApiResponse>): Promise<ApiResponse['body']> {
-  const r = await res;
-  expect(r.status, r.text).toBe(201);
-  return r.body.data;
-}
+import { testAdmin } from '@assay/testkit';
+import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
 
 /** A project with suite Checkout (2 classic cases) and an open run over it, "Sprint 12 regression". */
 async function arrange(token: string, projectId: string) {

@@ -4,15 +4,7 @@
  * following, everything still there after a reload and the API agreeing; closing a run; the list, the API's
  * refusal of an empty selection shown next to the form, the case picker, and a missing run.
  */
-import type { ApiResponse } from '@assay/testkit';
-import { api, expect, expectAccessible, test } from './support/fixtures';
-
-/** The `data` of a 201 answer (the testkit's client leaves bodies untyped). */
-async function created(res: Promise<ApiResponse>): Promise<ApiResponse['body']> {
-  const r = await res;
-  expect(r.status, r.text).toBe(201);
-  return r.body.data;
-}
+import { api, created, expect, expectAccessible, test } from './support/fixtures';
 
 /** A project with suite Checkout (3 cases: classic, Gherkin, classic) and suite Search (1 case). */
 async function arrange(token: string, projectId: string) {

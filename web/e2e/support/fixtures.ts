@@ -5,7 +5,7 @@
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { testAdmin, testApi, testSystem, type RoleName, type Tenant } from '@assay/testkit';
+import { testAdmin, testApi, testSystem, type ApiResponse, type RoleName, type Tenant } from '@assay/testkit';
 
 export { expect };
 
@@ -33,6 +33,13 @@ export const detail = (page: Page, label: string) =>
 
 /** An API client for the test system (bearer token), for arranging data the way a CI job would send it. */
 export const api = (token: string) => testApi(token);
+
+/** The `data` of a 201 answer (the testkit's client leaves bodies untyped). */
+export async function created(res: Promise<ApiResponse>): Promise<ApiResponse['body']> {
+  const r = await res;
+  expect(r.status, r.text).toBe(201);
+  return r.body.data;
+}
 
 /** No serious or critical axe-core violation (WCAG 2.x A and AA rules) on what the page shows now. */
 export async function expectAccessible(page: Page): Promise<void> {
