@@ -4,7 +4,8 @@
  * environment, link and issue); a closed run's form, where only the release can change; a case's assignee by
  * e-mail (a non-member refused, a member assigned, then unassigned); a verdict clicked in a page that has not
  * seen the run closed, refused and not stored; and a viewer, who gets no write control and whose write the API
- * refuses with the same session; a forecast cleared in the form is cleared.
+ * refuses with the same session; a forecast cleared in the form is cleared. A run of every case created from the
+ * list with a release, tags and a note; its Close run refused in a page that has not seen it closed.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -295,5 +296,43 @@ test("clearing a run's forecast in the edit form clears it", async ({ page, tena
   await expect(form).toHaveCount(0);
   await expect(detail(page, 'Forecast')).toHaveText('—');
   expect((await getRun()).forecast).toBeNull();
+  await expectAccessible(page);
+});
+
+test('a run of every case with a release, tags and a note, from the list; closing it in a stale page is refused', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { a, P } = await arrange(t.token, t.projectId);
+  const release = await created(a.post(`${P}/releases`, { name: '5.0.0' }));
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs`);
+  await page.getByRole('button', { name: 'New manual run' }).click();
+  const form = page.getByRole('form', { name: 'Create manual run' });
+  await form.getByLabel('Name').fill('Full pass 5.0');
+  await form.getByLabel('Release').selectOption({ label: '5.0.0' });
+  await form.getByLabel('Tags').fill('smoke, web');
+  await form.getByLabel('Note').fill('Everything before the release');
+  await expect(form.getByLabel('Every case of the project')).toBeChecked();
+  await form.getByRole('button', { name: 'Create run' }).click();
+  await expect(page.getByRole('heading', { name: 'Full pass 5.0', level: 1 })).toBeVisible();
+  await expect(page.getByText('0 of 2 tested')).toBeVisible();
+  const runId = page.url().split('/manual-runs/')[1]!.split('?')[0]!;
+  const stored = (await a.get(`${P}/manual-runs/${runId}`)).body.data;
+  expect(stored).toMatchObject({
+    selectionMode: 'all',
+    releaseId: release._id,
+    tags: ['smoke', 'web'],
+    note: '<p>Everything before the release</p>',
+    stats: { total: 2, untested: 2 },
+  });
+
+  // Closed in another tab: this page's Close run is refused, and says so.
+  expect((await a.patch(`${P}/manual-runs/${runId}`, { status: 'closed' })).status).toBe(200);
+  await page.getByRole('button', { name: 'Close run' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not closed.');
+  await expect(page.getByRole('alert')).toContainText('The run is closed');
   await expectAccessible(page);
 });
