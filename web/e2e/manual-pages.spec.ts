@@ -5,7 +5,7 @@
  * no write control and the API refuses their write with the same session. A release's page and a session's page:
  * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves; a
  * new session the API refuses is not created; a viewer sees both pages without a control. The releases list in
- * pages (the shared pagination of the server-paged lists).
+ * pages (the shared pagination of the server-paged lists), searched and filtered, and its two empty states.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -263,4 +263,34 @@ test('the releases list in pages: the page is in the URL, and the two pages hold
   await pages.getByRole('button', { name: 'Previous' }).click();
   await expect(page).not.toHaveURL(/[?&]page=/);
   await expect(rows).toHaveCount(11);
+});
+
+test('the releases list: search by name and completion; no release yet, and none matching, say so', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/releases`);
+  await expect(page.getByText('No releases yet.')).toBeVisible();
+  for (const [name, isCompleted] of [
+    ['Spring 2027', true],
+    ['Summer 2027', false],
+    ['Spring hotfix', false],
+  ] as const) {
+    const made = await api(t.token).post(`/${t.projectId}/releases`, { name });
+    expect(made.status, made.text).toBe(201);
+    if (isCompleted) expect((await api(t.token).patch(`/${t.projectId}/releases/${made.body.data._id}`, { isCompleted })).status).toBe(200);
+  }
+  await page.reload();
+  const names = page.getByRole('table').getByRole('link');
+  await expect(names).toHaveCount(3);
+
+  await page.getByLabel('Search by name').fill('Spring');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/[?&]search=Spring/);
+  await expect(names).toHaveCount(2);
+  await page.getByLabel('Completion').selectOption('no');
+  await expect(names).toHaveText(['Spring hotfix']);
+  await expectAccessible(page);
+  await page.getByLabel('Search by name').fill('Autumn');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('No release matches.')).toBeVisible();
 });

@@ -5,7 +5,8 @@
  * up/down, remove) with classification and a flag, saved exactly;
  * comments and issue keys added and stored (an over-long comment refused with the gateway's 413 message);
  * "Edit suite" renaming a suite and a move deeper than the API allows (refused, nothing changed); a viewer's
- * read-only case and the new-case page telling them their role cannot create cases.
+ * read-only case and the new-case page telling them their role cannot create cases. The cases list's filters in
+ * the URL, and its state when none match.
  */
 import { testAdmin, type Tenant } from '@assay/testkit';
 import { api, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -325,4 +326,38 @@ test('a viewer reads a case without a control and cannot open the new-case form'
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Test cases');
   await expect(page).toHaveURL(new RegExp(`/projects/${owner.projectId}/manual-test-cases$`));
   await expectAccessible(page);
+});
+
+test("the cases list's filters: search, a classification and tags narrow it, in the URL; none match says so", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const suiteId = await makeSuite(t, 'Shop');
+  await makeCase(t, { title: 'Pay by card', suiteId, priority: 'high', tags: 'smoke' });
+  await makeCase(t, { title: 'Pay by voucher', suiteId, priority: 'low', tags: 'regression' });
+  await makeCase(t, { title: 'Refund an order', suiteId, priority: 'high', tags: 'smoke' });
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-test-cases`);
+  const titles = page.getByRole('table').getByRole('link');
+  await expect(titles).toHaveText(['Pay by card', 'Pay by voucher', 'Refund an order']);
+  const filters = page.getByRole('search', { name: 'Filter test cases' });
+
+  await filters.getByLabel('Search').fill('Pay');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/[?&]search=Pay/);
+  await expect(titles).toHaveText(['Pay by card', 'Pay by voucher']);
+  await filters.getByLabel('Priority').selectOption('high');
+  await expect(page).toHaveURL(/[?&]priority=high/);
+  await expect(titles).toHaveText(['Pay by card']);
+  await expectAccessible(page);
+
+  // The filters live in the URL: a reload keeps them.
+  await page.reload();
+  await expect(titles).toHaveText(['Pay by card']);
+  await filters.getByLabel('Tags').fill('regression');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No test cases match these filters.')).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
 });
