@@ -220,7 +220,7 @@ test('comments and issue keys: added, shown and stored; a comment over the body 
 
   const stored = await getCase(t, made._id);
   expect(stored.comments.map((c: { text: string }) => c.text)).toEqual(['<p>Fails on Safari &lt;17&gt; only.</p>']);
-  expect(stored.comments[0].author?.name).toBeTruthy();
+  expect(stored.comments[0].author).toMatchObject({ name: t.name, email: t.email });
   expect(stored.issues).toEqual(['SHOP-142']);
 
   // The API takes comments and keys of any length; the gateway's 1 MiB body limit is the one refusal the form can reach.
