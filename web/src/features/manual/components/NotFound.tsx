@@ -4,7 +4,7 @@ import { ErrorView } from '../../../ui/states';
 import { isNotFound } from '../data';
 
 /** A record the API does not know (404 NOT_FOUND): say so, and lead back to its list. */
-export function NotFound({ what, back, backLabel }: { what: string; back: string; backLabel: string }) {
+function NotFound({ what, back, backLabel }: { what: string; back: string; backLabel: string }) {
   return (
     <Page title={`${what} not found`}>
       <p>This {what.toLowerCase()} does not exist in this project, or you cannot see it.</p>
