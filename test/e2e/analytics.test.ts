@@ -6,15 +6,12 @@
  * by field and in order, with what this file computes from the same reports. Then: replaying the lifecycle
  * events twice changes nothing; `analytics:rebuild` gives the same figures; the date rules of spec §4.1.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createRpcClient } from '@assay/service-kit';
 import { AnalyticsAdminService, AnalyticsService } from '@assay/proto/assay/analytics/v1/analytics_pb';
 import { createKafkaBus, Topics } from '@assay/events';
 import { createLogger } from '@assay/logger';
-import { REPO_ROOT, testAdmin, testApi, testSystem, waitUntil, type Tenant } from '@assay/testkit';
+import { adminCli, testAdmin, testApi, testSystem, waitUntil, type Tenant } from '@assay/testkit';
 import {
   analyticsReport,
   cmp,
@@ -28,7 +25,6 @@ import {
 } from './support/analytics';
 
 jest.setTimeout(300000);
-const run = promisify(execFile);
 const DAY = 86_400_000;
 const admin = testAdmin();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -678,21 +674,13 @@ describe('analytics over real Playwright reports', () => {
 
   it('npm run admin -- analytics:rebuild --project P drops and refolds the project: same figures', async () => {
     const before = await everything();
-    const cli = path.join(REPO_ROOT, 'packages', 'admin-cli', 'dist', 'main.js');
-    const env = {
-      PATH: process.env.PATH,
-      ASSAY_ADMIN_URL: s.adminUrl,
-      ANALYTICS_URL: `http://127.0.0.1:${s.ports.services.analytics!.rpcPort}`,
-      INTERNAL_AUTH_TOKEN: s.internalToken,
-      ASSAY_DATA_DIR: '/nonexistent',
-    };
-    const { stdout } = await run(process.execPath, [cli, 'analytics:rebuild', '--project', pid], { env });
+    const rebuilt = await adminCli(s, ['analytics:rebuild', '--project', pid]);
     const total = runs.reduce((n, r) => n + r.results.length, 0);
-    expect(JSON.parse(stdout)).toEqual({ projects: 1, runs: PLAN.length, results: total, durationMs: expect.any(Number) });
+    expect([rebuilt.code, rebuilt.json]).toEqual([0, { projects: 1, runs: PLAN.length, results: total, durationMs: expect.any(Number) }]);
     expect(await everything()).toEqual(before);
-    const bad = await run(process.execPath, [cli, 'analytics:rebuild'], { env }).catch((e) => e);
+    const bad = await adminCli(s, ['analytics:rebuild']);
     expect(bad.code).toBe(2);
-    expect([bad.stdout, JSON.parse(bad.stderr).error.code]).toEqual(['', 'USAGE']);
+    expect([bad.stdout, bad.json.error.code]).toEqual(['', 'USAGE']);
   });
 
   // ---- spec §4.1 date rules ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
+  adminCli,
   Api,
   Admin,
   startPrivateSystem,
@@ -32,27 +33,9 @@ jest.setTimeout(240000);
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '..', '..');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const CLI = path.join(REPO, 'packages', 'admin-cli', 'dist', 'main.js');
 
 /** The admin CLI against the private (S3) system. */
-async function adminCli(...args: string[]): Promise<{ code: number; json: any }> {
-  const env = {
-    PATH: process.env.PATH,
-    ASSAY_ADMIN_URL: priv.system.adminUrl,
-    RUNS_URL: `http://127.0.0.1:${priv.system.ports.services.runs!.rpcPort}`,
-    ANALYTICS_URL: `http://127.0.0.1:${priv.system.ports.services.analytics!.rpcPort}`,
-    INTERNAL_AUTH_TOKEN: priv.system.internalToken,
-    ASSAY_DATA_DIR: '/nonexistent',
-  };
-  try {
-    const { stdout } = await run(process.execPath, [CLI, ...args], { env });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (err) {
-    // A failure prints its JSON error on stderr only.
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, json: JSON.parse(e.stderr || '{}') };
-  }
-}
+const cli = (...args: string[]) => adminCli(priv.system, args);
 
 /**
  * Bytes of the files under a folder (what the S3 server really holds on disk). Counted while the sweeper deletes:
@@ -623,10 +606,11 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
     const onDiskBefore = folderBytes(projectDir);
     expect(onDiskBefore).toBe(total);
 
-    expect(await adminCli('project:artifacts', '--project', t.projectId)).toEqual({
-      code: 0,
-      json: { projectId: t.projectId, retentionDays: 30, bytes: total, count: pw.attachments.length },
-    });
+    const listed = await cli('project:artifacts', '--project', t.projectId);
+    expect([listed.code, listed.json]).toEqual([
+      0,
+      { projectId: t.projectId, retentionDays: 30, bytes: total, count: pw.attachments.length },
+    ]);
     expect((await api.get(`/api/v1/public/${t.projectId}/usage`)).body.data.artifacts).toEqual({
       bytes: total,
       count: pw.attachments.length,
@@ -642,7 +626,7 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
     } finally {
       await db.end();
     }
-    const set = await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '1');
+    const set = await cli('project:set-artifact-retention', '--project', t.projectId, '--days', '1');
     expect(set.code).toBe(0);
     expect(set.json.retentionDays).toBe(1);
     const deadline = Date.now() + 20000;
@@ -655,7 +639,7 @@ describe('artifact retention (S3 system, sweeper every 300 ms)', () => {
     expect(item.artifact).toBeNull();
     process.stdout.write(`[artifacts] retention sweep freed ${onDiskBefore} bytes on the S3 server's disk\n`);
 
-    expect((await adminCli('project:set-artifact-retention', '--project', t.projectId, '--days', '0')).code).not.toBe(0);
+    expect((await cli('project:set-artifact-retention', '--project', t.projectId, '--days', '0')).code).not.toBe(0);
   });
 });
 
@@ -676,7 +660,7 @@ describe('deleting a run (S3 system, sweeper every 300 ms)', () => {
     const caseId = firstCase.id ?? firstCase.caseId;
 
     expect((await api.get(`/api/v1/public/${t.projectId}/test-runs?limit=50`)).body.pagination.total).toBe(2);
-    const del = await adminCli('run:delete', '--project', t.projectId, '--run', doomed);
+    const del = await cli('run:delete', '--project', t.projectId, '--run', doomed);
     expect(del.code).toBe(0);
     expect(del.json).toMatchObject({ runId: doomed, results: statsFromReport(pw.json).total, artifacts: pw.attachments.length });
     // The analytics read model was refolded with the one run left.
@@ -709,10 +693,10 @@ describe('deleting a run (S3 system, sweeper every 300 ms)', () => {
     expect(sha(Buffer.from(await keptRes.arrayBuffer()))).toBe(sha(fs.readFileSync(pw.attachments[0]!.path)));
 
     // A run the project does not have: exit 3 (not found), nothing deleted.
-    const again = await adminCli('run:delete', '--project', t.projectId, '--run', doomed);
+    const again = await cli('run:delete', '--project', t.projectId, '--run', doomed);
     expect(again).toMatchObject({ code: 3, json: { error: { code: 'NOT_FOUND' } } });
     const other = await priv.admin.tenant('owner');
-    expect((await adminCli('run:delete', '--project', other.projectId, '--run', kept)).code).toBe(3);
+    expect((await cli('run:delete', '--project', other.projectId, '--run', kept)).code).toBe(3);
     expect((await api.get(`/api/v1/public/${t.projectId}/test-runs/${kept}`)).status).toBe(200);
   });
 });

@@ -5,24 +5,20 @@
  * real Playwright report ingested, manual-testing entities created through the tools themselves). Authorization is
  * the API's: a viewer's write is FORBIDDEN, another project is NOT_FOUND, no credentials is 401.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '@assay/mcp';
-import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
+import { adminCli, testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 import { realPlaywrightReport, type RealReport } from './support/playwright';
 
 jest.setTimeout(120_000);
 const admin = testAdmin();
-const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
 export const MCP_BIN = path.join(ROOT, 'packages', 'mcp', 'dist', 'cjs', 'bin.js');
-const ADMIN_CLI = path.join(ROOT, 'packages', 'admin-cli', 'dist', 'main.js');
 
 type Transport = 'stdio' | 'http';
 
@@ -87,31 +83,18 @@ beforeAll(async () => {
     runId = res.body.data.runId;
   }
   // An action rule, made the way an operator makes one: with the admin CLI.
-  const s = testSystem();
-  await run(
-    process.execPath,
-    [
-      ADMIN_CLI,
-      'rule:create',
-      '--project',
-      t.projectId,
-      '--name',
-      'Quarantine flaky',
-      '--operations',
-      'quarantine',
-      '--title-pattern',
-      'flaky',
-    ],
-    {
-      env: {
-        PATH: process.env.PATH,
-        ASSAY_ADMIN_URL: s.adminUrl,
-        RUNS_URL: `http://127.0.0.1:${s.ports.services.runs!.rpcPort}`,
-        INTERNAL_AUTH_TOKEN: s.internalToken,
-        ASSAY_DATA_DIR: '/nonexistent',
-      },
-    },
-  );
+  const rule = await adminCli(testSystem(), [
+    'rule:create',
+    '--project',
+    t.projectId,
+    '--name',
+    'Quarantine flaky',
+    '--operations',
+    'quarantine',
+    '--title-pattern',
+    'flaky',
+  ]);
+  expect(rule.code).toBe(0);
 });
 
 describe.each<Transport>(['http', 'stdio'])('the Assay MCP server over %s', (transport) => {

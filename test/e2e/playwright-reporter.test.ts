@@ -5,20 +5,17 @@
  * failing test an Assay quarantine rule names. And the same project with Assay unreachable. Before that, the
  * ingestion API's build ids and shards directly.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { freePort, REPO_ROOT, WebhookReceiver, type Api, type Tenant } from '@assay/testkit';
+import { adminCli, freePort, REPO_ROOT, WebhookReceiver, type Api, type Tenant } from '@assay/testkit';
 import { privateSystem, type PrivateSystem } from './webhook-support';
 
 jest.setTimeout(300_000);
-const execFileP = promisify(execFile);
 const FIXTURE = path.join(__dirname, 'fixtures', 'playwright-reporter');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
-const ADMIN_CLI = path.join(REPO_ROOT, 'packages', 'admin-cli', 'dist', 'main.js');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 interface PwRun {
@@ -63,15 +60,9 @@ describe('@assay/playwright', () => {
   let dir: string;
 
   const cli = async (...args: string[]) => {
-    const s = sys.system;
-    const env = {
-      PATH: process.env.PATH,
-      ASSAY_ADMIN_URL: s.adminUrl,
-      RUNS_URL: `http://127.0.0.1:${s.ports.services.runs!.rpcPort}`,
-      INTERNAL_AUTH_TOKEN: s.internalToken,
-      ASSAY_DATA_DIR: '/nonexistent',
-    };
-    return JSON.parse((await execFileP(process.execPath, [ADMIN_CLI, ...args], { env })).stdout);
+    const r = await adminCli(sys.system, args);
+    if (r.code !== 0) throw new Error(`admin CLI ${args[0]} exited with ${r.code}: ${r.stderr}`);
+    return r.json;
   };
   const ingest = (p: string, body: unknown) =>
     api.request('POST', `/api/v1/ingest/${t.projectId}${p}`, {

@@ -8,33 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
+import { adminCli, testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 import { realPlaywrightReport, type RealReport } from './support/playwright';
 
 jest.setTimeout(180000);
 const run = promisify(execFile);
 const admin = testAdmin();
 const REPO = path.resolve(__dirname, '..', '..');
-const CLI = path.join(REPO, 'packages', 'admin-cli', 'dist', 'main.js');
-
-async function cli(...args: string[]): Promise<{ code: number; json: any }> {
-  const s = testSystem();
-  const env = {
-    PATH: process.env.PATH,
-    ASSAY_ADMIN_URL: s.adminUrl,
-    RUNS_URL: `http://127.0.0.1:${s.ports.services.runs!.rpcPort}`,
-    INTERNAL_AUTH_TOKEN: s.internalToken,
-    ASSAY_DATA_DIR: '/nonexistent',
-  };
-  try {
-    const { stdout } = await run(process.execPath, [CLI, ...args], { env });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (err) {
-    // A failure prints its JSON error on stderr only.
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, json: JSON.parse(e.stderr) };
-  }
-}
+const cli = (...args: string[]) => adminCli(testSystem(), args);
 
 const upload = (key: string, body: unknown) =>
   testApi().request('POST', '/api/reports/playwright', {

@@ -3,48 +3,14 @@
  * system: the help generated from the command table, the version, the list commands over real services, and
  * the exit codes with their JSON errors (on stderr only).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { testApi, testSystem } from '@assay/testkit';
+import { adminCli, testApi, testSystem, type AdminCliOutcome } from '@assay/testkit';
 import { commands } from '../src/commands';
 import { EXIT_CODES } from '../src/exit-codes';
 
-const run = promisify(execFile);
-const CLI = path.resolve(__dirname, '..', 'dist', 'main.js');
-
-interface Outcome {
-  code: number;
-  /** stdout as JSON on success; stderr as JSON on failure. */
-  json: any;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...args: string[]): Promise<Outcome> {
-  return cliWith({}, ...args);
-}
-
-async function cliWith(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
-  const s = testSystem();
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: {
-        PATH: process.env.PATH,
-        ASSAY_ADMIN_URL: s.adminUrl,
-        RUNS_URL: `http://127.0.0.1:${s.ports.services.runs!.rpcPort}`,
-        INTERNAL_AUTH_TOKEN: s.internalToken,
-        ASSAY_DATA_DIR: '/nonexistent',
-        ...env,
-      },
-    });
-    return { code: 0, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, json: e.stderr.startsWith('{') ? JSON.parse(e.stderr) : undefined, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => adminCli(testSystem(), args);
+const cliWith = (env: Record<string, string>, ...args: string[]) => adminCli(testSystem(), args, env);
 
 const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(16).slice(2)}@example.test`;
 
@@ -264,7 +230,7 @@ describe('list commands against the running system', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: Outcome = await cli('projects', '--org', org, '--limit', '1', ...(cursor ? ['--cursor', cursor] : []));
+      const res: AdminCliOutcome = await cli('projects', '--org', org, '--limit', '1', ...(cursor ? ['--cursor', cursor] : []));
       expect(res.json.items).toHaveLength(1);
       seen.push(res.json.items[0].id);
       cursor = res.json.nextCursor;

@@ -17,3 +17,4 @@ export * from './demo/large-run';
 export * from './demo/manual';
 export * from './s3';
 export * from './results';
+export * from './admin-cli';
