@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 
 /** Previous/next for a paged list (the API's pagination envelope); the page lives in the URL. */
@@ -16,5 +17,30 @@ export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagina
         Next
       </button>
     </nav>
+  );
+}
+
+/**
+ * What an empty page of a paged list says. Past the list's end (a link kept while the list shrank, or a page typed
+ * into the URL) the list is not empty: it says where the list ends and leads back to the first page. Otherwise
+ * `none`, the list's own words for no rows.
+ */
+export function EmptyPageText({
+  pagination,
+  none,
+  onFirst,
+}: {
+  pagination: Schemas['Pagination'] | undefined;
+  none: ReactNode;
+  onFirst: () => void;
+}) {
+  if (!pagination || pagination.total === 0 || pagination.page <= 1) return <>{none}</>;
+  return (
+    <>
+      Nothing on page {pagination.page}: the list ends at page {Math.ceil(pagination.total / pagination.limit)}.{' '}
+      <button type="button" className="link-button" onClick={onFirst}>
+        Go to the first page
+      </button>
+    </>
   );
 }

@@ -6,7 +6,7 @@
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { useSearchState } from '../../ui/search-state';
 import { ErrorView, Loading } from '../../ui/states';
 import { TestsTable } from './components/TestsTable';
@@ -76,7 +76,13 @@ export function ExplorerPage() {
             projectId={projectId}
             tests={tests.data.data}
             caption="Tests"
-            empty={status ? `No ${status} test in the last ${days} days.` : `No test ran in the last ${days} days.`}
+            empty={
+              <EmptyPageText
+                pagination={tests.data.pagination}
+                none={status ? `No ${status} test in the last ${days} days.` : `No test ran in the last ${days} days.`}
+                onFirst={() => set({ page: undefined })}
+              />
+            }
           />
           <Pagination pagination={tests.data.pagination} onPage={(page) => set({ page })} />
         </>

@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -25,7 +25,13 @@ export function SpecsPage() {
       ) : specs.error ? (
         <ErrorView error={specs.error} />
       ) : specs.data.data.length === 0 ? (
-        <Empty>No spec file ran in the last {days} days.</Empty>
+        <Empty>
+          <EmptyPageText
+            pagination={specs.data.pagination}
+            none={`No spec file ran in the last ${days} days.`}
+            onFirst={() => set({ page: undefined })}
+          />
+        </Empty>
       ) : (
         <>
           <table className="table">

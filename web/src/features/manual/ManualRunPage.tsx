@@ -12,7 +12,7 @@ import { $api, type Schemas } from '../../api/client';
 import { useAccount, useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { formatDateTime, formatDuration } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -180,7 +180,13 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
           ) : cases.error ? (
             <ErrorView error={cases.error} />
           ) : list.length === 0 ? (
-            <Empty>{result || q.assignee ? 'No case of this run matches.' : 'This run holds no cases.'}</Empty>
+            <Empty>
+              <EmptyPageText
+                pagination={cases.data?.pagination}
+                none={result || q.assignee ? 'No case of this run matches.' : 'This run holds no cases.'}
+                onFirst={() => set({ page: undefined, case: undefined })}
+              />
+            </Empty>
           ) : (
             <>
               <div className="table-scroll">

@@ -10,7 +10,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -65,7 +65,13 @@ export function ManualRunsPage() {
       ) : runs.error ? (
         <ErrorView error={runs.error} />
       ) : runs.data.data.length === 0 ? (
-        <Empty>{status ? `No ${status} manual runs.` : 'No manual runs yet.'}</Empty>
+        <Empty>
+          <EmptyPageText
+            pagination={runs.data.pagination}
+            none={status ? `No ${status} manual runs.` : 'No manual runs yet.'}
+            onFirst={() => set({ page: undefined })}
+          />
+        </Empty>
       ) : (
         <>
           <table className="table">
@@ -287,7 +293,9 @@ function CasePicker({ projectId, chosen, onChange }: { projectId: string; chosen
       ) : found.error ? (
         <ErrorView error={found.error} />
       ) : found.data.data.length === 0 ? (
-        <p className="muted">No case matches.</p>
+        <p className="muted">
+          <EmptyPageText pagination={found.data.pagination} none="No case matches." onFirst={() => setPage(1)} />
+        </p>
       ) : (
         <>
           <ul className="manual-check-list" aria-label="Cases found">

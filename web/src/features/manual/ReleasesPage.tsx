@@ -8,7 +8,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDate } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -85,7 +85,13 @@ export function ReleasesPage() {
       ) : releases.error ? (
         <ErrorView error={releases.error} />
       ) : releases.data.data.length === 0 ? (
-        <Empty>{q.search || q.completed ? 'No release matches.' : 'No releases yet.'}</Empty>
+        <Empty>
+          <EmptyPageText
+            pagination={releases.data.pagination}
+            none={q.search || q.completed ? 'No release matches.' : 'No releases yet.'}
+            onFirst={() => set({ page: undefined })}
+          />
+        </Empty>
       ) : (
         <>
           <table className="table">

@@ -8,7 +8,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -59,7 +59,13 @@ export function SessionsPage() {
       ) : sessions.error ? (
         <ErrorView error={sessions.error} />
       ) : sessions.data.data.length === 0 ? (
-        <Empty>{status ? `No ${status} sessions.` : 'No exploratory sessions yet.'}</Empty>
+        <Empty>
+          <EmptyPageText
+            pagination={sessions.data.pagination}
+            none={status ? `No ${status} sessions.` : 'No exploratory sessions yet.'}
+            onFirst={() => set({ page: undefined })}
+          />
+        </Empty>
       ) : (
         <>
           <table className="table">

@@ -10,7 +10,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
@@ -88,7 +88,15 @@ export function TestCasesPage() {
                 selected={selected}
                 onSelect={(id) => set({ suite: id || undefined, page: undefined })}
               />
-              {suites.data.data.length === 0 ? <Empty>No suites yet{canWrite ? ': create one to hold test cases.' : '.'}</Empty> : null}
+              {suites.data.data.length === 0 ? (
+                <Empty>
+                  <EmptyPageText
+                    pagination={suites.data.pagination}
+                    none={`No suites yet${canWrite ? ': create one to hold test cases.' : '.'}`}
+                    onFirst={() => set({ suitesPage: undefined })}
+                  />
+                </Empty>
+              ) : null}
               <Pagination pagination={suites.data.pagination} onPage={(p) => set({ suitesPage: p > 1 ? p : undefined })} />
               {canWrite ? (
                 <SuiteForms
@@ -215,7 +223,13 @@ function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Que
       ) : cases.error ? (
         <ErrorView error={cases.error} />
       ) : cases.data.data.length === 0 ? (
-        <Empty>No test cases {hasFilters(q) ? 'match these filters' : suiteName ? 'in this suite yet' : 'yet'}.</Empty>
+        <Empty>
+          <EmptyPageText
+            pagination={cases.data.pagination}
+            none={`No test cases ${hasFilters(q) ? 'match these filters' : suiteName ? 'in this suite yet' : 'yet'}.`}
+            onFirst={() => set({ page: undefined })}
+          />
+        </Empty>
       ) : (
         <>
           <p className="muted" role="status">

@@ -9,7 +9,7 @@ import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
-import { Pagination } from '../../ui/Pagination';
+import { EmptyPageText, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -105,9 +105,15 @@ export function RunsPage() {
         <ErrorView error={runs.error} />
       ) : runs.data.data.length === 0 ? (
         <Empty>
-          {q.branch || q.environment || status || from
-            ? 'No run matches these filters.'
-            : 'No runs yet: send a report to the ingestion API.'}
+          <EmptyPageText
+            pagination={runs.data.pagination}
+            none={
+              q.branch || q.environment || status || from
+                ? 'No run matches these filters.'
+                : 'No runs yet: send a report to the ingestion API.'
+            }
+            onFirst={() => set({ page: undefined })}
+          />
         </Empty>
       ) : (
         <>

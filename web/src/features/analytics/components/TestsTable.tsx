@@ -1,4 +1,5 @@
 /** Tests with their figures over a window (top lists, the explorer), each linking to its history page. */
+import type { ReactNode } from 'react';
 import type { Schemas } from '../../../api/client';
 import { formatCount, formatDuration, formatPercent } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
@@ -13,7 +14,8 @@ export function TestsTable({
   projectId: string;
   tests: Schemas['AnalyticsTest'][];
   caption: string;
-  empty: string;
+  /** What it says with no test: the list's own words, or where a paged list ends (`EmptyPageText`). */
+  empty: ReactNode;
 }) {
   if (tests.length === 0) return <Empty>{empty}</Empty>;
   return (
