@@ -3,9 +3,11 @@
  * `run.finished` webhook it caused (the issue's path), its failures by error, a result with its error, steps,
  * retry command and failure window; the deep links of a run, a result, a spec file and a test's history answer
  * 200 text/html; the runs list's filters in the URL; a 10,000-test run's list (first rows, search, status filter);
- * the spec page and the history page; ids that do not exist.
+ * the spec page and the history page; ids that do not exist. A passed result's page: no error, no notice, no section
+ * left broken; a result quarantined by an action rule (made with the admin CLI, as an operator does) says so, failed
+ * or passed, and its run passes.
  */
-import { largePlaywrightReport, WebhookReceiver } from '@assay/testkit';
+import { adminCli, largePlaywrightReport, testSystem, WebhookReceiver } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
 const ingest = (token: string, projectId: string, report: unknown) =>
@@ -13,6 +15,13 @@ const ingest = (token: string, projectId: string, report: unknown) =>
     rawBody: JSON.stringify(report),
     headers: { 'content-type': 'application/json' },
   });
+
+/** `npm run admin -- rule:create …` on the test system: an action rule quarantining the tests `titlePattern` names. */
+async function quarantineRule(projectId: string, titlePattern: string): Promise<void> {
+  const args = ['rule:create', '--project', projectId, '--name', 'Known failures', '--operations', 'quarantine'];
+  const made = await adminCli(testSystem(), [...args, '--title-pattern', titlePattern]);
+  expect([made.code, made.json], made.stderr).toEqual([0, { id: expect.any(String) }]);
+}
 
 /** A small report: one passing and one failing test in `checkout.spec.ts`, on `branch`. */
 function checkoutReport(branch: string, fail: boolean) {
@@ -106,7 +115,7 @@ test('a failing run opened from the url of its webhook shows the failing test an
   }
 });
 
-test('the runs list filters by branch, status and date in the URL', async ({ page, tenant, signIn }) => {
+test('the runs list filters by branch, status and date in the URL; a page past its end says so', async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
   for (const [branch, fail] of [
     ['main', false],
@@ -136,6 +145,16 @@ test('the runs list filters by branch, status and date in the URL', async ({ pag
   await page.getByLabel('From').fill('2001-01-01');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('No run matches these filters.')).toBeVisible();
+
+  // A page past the list's end (a link typed or kept) is not an empty list: it says where the list ends, and leads back.
+  await page.goto(`/projects/${t.projectId}/runs?status=failed&page=3`);
+  await expect(page.getByText('Nothing on page 3: the list ends at page 1.')).toBeVisible();
+  await expect(page.getByText('No run matches these filters.')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Go to the first page' }).click();
+  await expect(page).not.toHaveURL(/[?&]page=/);
+  await expect(page).toHaveURL(/[?&]status=failed(&|$)/);
+  await expect(rows).toHaveCount(3);
 });
 
 test('a run of 10,000 tests lists them, searches and filters them', async ({ page, tenant, signIn }) => {
@@ -182,5 +201,67 @@ test('a run, a spec file, a result or a test that does not exist shows the not-f
   await expect(page.getByRole('alert')).toContainText('Test result not found.');
   await page.goto(`/projects/${t.projectId}/tests/${missing}`);
   await expect(page.getByRole('alert')).toContainText('Test not found.');
+  await expectAccessible(page);
+});
+
+test('a passed result: no error block, no quarantine notice, and no section left empty or broken', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const run = await ingest(t.token, t.projectId, checkoutReport('main', false));
+  expect(run.status).toBe(201);
+  await signIn(page, t.userId);
+  await page.goto(run.body.data.url);
+  await page
+    .getByRole('region', { name: 'Tests of the run (scrolls)' })
+    .getByRole('link', { name: 'Feature 0 › pays with a saved card' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('pays with a saved card');
+  const main = page.getByRole('main');
+  await expect(main.getByRole('region', { name: 'Error' })).toHaveText(/^Error\s*No error: this test did not fail\.$/);
+  await expect(main.getByText('Stack trace')).toHaveCount(0);
+  await expect(main.getByText(/quarantined/i)).toHaveCount(0);
+  await expect(main.getByRole('region', { name: 'Attempts' })).toContainText('Attempt 1 · passed');
+  await expect(main.getByRole('region', { name: 'Run it again' }).getByRole('code')).toContainText('npx playwright test -g');
+  await expect(main.getByRole('list', { name: 'Result facts' })).toContainText('(stability 100.0% over 1 run)');
+  // Every section says something beyond its heading, and nothing reads as a value that is missing.
+  for (const name of ['Error', 'Run it again', 'Steps', 'Attempts', 'Failure window', 'Attachments']) {
+    const text = await main.getByRole('region', { name }).innerText();
+    expect(text.slice(name.length).trim(), `the section ${name}`).not.toBe('');
+  }
+  await expect(main).not.toContainText(/undefined|NaN|null|Invalid Date/);
+  await expectAccessible(page);
+});
+
+test('a result quarantined by a rule says so, failed or passed; its failing run passes', async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  await quarantineRule(t.projectId, 'applies a discount code$');
+  const failing = await ingest(t.token, t.projectId, checkoutReport('main', true));
+  expect(failing.status).toBe(201);
+  await signIn(page, t.userId);
+  await page.goto(failing.body.data.url);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Run #1');
+  expect(failing.body.data.status).toBe('passed');
+  // The run's status is the first status the page shows, under its title.
+  await expect(page.getByText(/^(passed|failed)$/).first()).toHaveText('passed');
+  const list = page.getByRole('region', { name: 'Tests of the run (scrolls)' });
+  await expect(list.getByRole('row', { name: /applies a discount code/ })).toContainText('quarantined');
+  await expect(list.getByRole('row', { name: /pays with a saved card/ })).not.toContainText('quarantined');
+
+  await list.getByRole('link', { name: 'Feature 0 › applies a discount code' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('applies a discount code');
+  await expect(page.getByText('Quarantined: this failure does not fail the run.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Error' }).getByText('Received: "€100.00"')).toBeVisible();
+  await expectAccessible(page);
+
+  // The same test passing in the next run is still quarantined, but there is no failure to speak of.
+  const passing = await ingest(t.token, t.projectId, checkoutReport('main', false));
+  expect(passing.status).toBe(201);
+  await page.goto(passing.body.data.url);
+  await page
+    .getByRole('region', { name: 'Tests of the run (scrolls)' })
+    .getByRole('link', { name: 'Feature 0 › applies a discount code' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('applies a discount code');
+  await expect(page.getByRole('region', { name: 'Error' })).toContainText('No error: this test did not fail.');
+  await expect(page.getByText('Quarantined: if this test fails, its failure does not fail the run.')).toBeVisible();
   await expectAccessible(page);
 });

@@ -81,10 +81,19 @@ export function TestCasePage() {
         </li>
         <li>
           <Link to={href(PAGES.test, { projectId, testId: test.id })}>History of this test</Link>
-          {summary ? ` (stability ${formatPercent(summary.stabilityScore)} over ${summary.totalRuns} runs)` : ''}
+          {summary
+            ? ` (stability ${formatPercent(summary.stabilityScore)} over ${summary.totalRuns} ${summary.totalRuns === 1 ? 'run' : 'runs'})`
+            : ''}
         </li>
       </ul>
-      {o.quarantined ? <p className="callout">Quarantined: this failure does not fail the run.</p> : null}
+      {o.quarantined ? (
+        <p className="callout">
+          Quarantined:{' '}
+          {o.status === 'failed' || o.status === 'timedOut' || o.status === 'interrupted'
+            ? 'this failure does not fail the run.'
+            : 'if this test fails, its failure does not fail the run.'}
+        </p>
+      ) : null}
 
       <section aria-labelledby="error-title">
         <h2 id="error-title">Error</h2>
