@@ -1,11 +1,14 @@
 /**
  * `/projects/:projectId/reports` — generate a PDF report of the project: a window of 7, 30 or 90 days, optionally
  * one branch, one environment and tags. The report is made in the background; its page shows the status and the
- * download when it is ready. PDF reports are limited per user (the API says when to try again).
+ * download when it is ready. PDF reports are limited per user: a request the limit refuses shows the API's message
+ * and counts down to when the API says to try again (`Retry-After`).
  */
-import { type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { $api } from '../../api/client';
+import { serverDelay } from '@assay/client';
+import type { Middleware } from 'openapi-fetch';
+import { $api, isRateLimited } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
 import { FormError } from '../../ui/FormError';
 import { Page } from '../../ui/Page';
@@ -14,8 +17,25 @@ export function ReportsPage() {
   const { projectId = '' } = useParams();
   const navigate = useNavigate();
   const create = $api.useMutation('post', '/api/v1/public/{projectId}/reports');
+  // A request refused by the limit: when the API says the next one is allowed (`at`), and the clock (`now`), ticking
+  // each second until then.
+  const [retry, setRetry] = useState<{ at: number; now: number }>();
+  useEffect(() => {
+    if (!retry || retry.now >= retry.at) return;
+    const timer = setTimeout(() => setRetry({ ...retry, now: Date.now() }), 1000);
+    return () => clearTimeout(timer);
+  }, [retry]);
+  const retrySeconds = retry ? Math.ceil(Math.max(0, retry.at - retry.now) / 1000) : 0;
+  const noteRetry: Middleware = {
+    onResponse({ response }) {
+      const now = Date.now();
+      if (response.status === 429) setRetry({ at: now + (serverDelay(response) ?? 60_000), now });
+      return undefined;
+    },
+  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    setRetry(undefined);
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim();
     const tags = text('tags')
@@ -31,6 +51,7 @@ export function ReportsPage() {
           ...(text('environment') ? { environment: text('environment') } : {}),
           ...(tags.length ? { tags } : {}),
         },
+        middleware: [noteRetry],
       },
       { onSuccess: (res) => void navigate(href(PAGES.report, { projectId, reportId: res.data.reportId })) },
     );
@@ -60,6 +81,9 @@ export function ReportsPage() {
           <input name="tags" />
         </label>
         <FormError error={create.error} title="Not generated" />
+        {retry && isRateLimited(create.error) ? (
+          <p>{retrySeconds > 0 ? `Try again in ${retrySeconds} s.` : 'You can try again now.'}</p>
+        ) : null}
         <button type="submit" className="button button-primary" disabled={create.isPending}>
           Generate report
         </button>
