@@ -4,9 +4,11 @@
  * subscription is re-enabled, a subscription is deleted after a confirmation; a viewer of the same organization
  * sees the subscriptions but no write control, and the API refuses their write with the same session (403); a member
  * sees no control either. A delete cancelled keeps the subscription; one deleted in another tab meanwhile is refused,
- * and the page says so.
+ * and the page says so. The delivery history filtered by status, in the URL: a receiver that accepts a run's start
+ * and refuses its finish leaves one success and one pending retry, which turns failed when the subscription is
+ * disabled; a subscription without deliveries and a status none has say so.
  */
-import { largePlaywrightReport, testAdmin, WebhookReceiver } from '@assay/testkit';
+import { largePlaywrightReport, resultItem, testAdmin, WebhookReceiver } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
 test('create a subscription, see its deliveries, re-enable it, delete it', async ({ page, tenant, signIn }) => {
@@ -137,4 +139,89 @@ test('deleting: cancel keeps the subscription; one deleted meanwhile is refused 
   await page.getByRole('link', { name: 'https://hooks.example.com/kept' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('https://hooks.example.com/kept');
   await expect(page.getByRole('button', { name: 'Delete subscription' })).toHaveCount(0);
+});
+
+test('the deliveries filtered by status, kept in the URL; none yet, and none with a status, say so', async ({ page, tenant, signIn }) => {
+  const t = await tenant('admin');
+  const receiver = await new WebhookReceiver().start();
+  try {
+    // The run's start is accepted; its finish is refused (a retry is then due in a minute).
+    receiver.answer('/hook', [200, 500]);
+    const created = await api(t.token).post(`/${t.projectId}/webhooks`, {
+      url: receiver.url('/hook'),
+      events: ['RUN_STARTED', 'RUN_FINISHED'],
+    });
+    expect(created.status, created.text).toBe(201);
+    const webhookId: string = created.body.data._id;
+    await signIn(page, t.userId);
+    await page.goto(`/projects/${t.projectId}/webhooks/${webhookId}`);
+    await expect(page.getByText('No deliveries yet.')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Deliveries' })).toHaveCount(0);
+    await expectAccessible(page);
+
+    // A CI job streams a run: its start, a result, its finish.
+    const ingest = (path: string, body: unknown) =>
+      api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
+        rawBody: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+    const started = await ingest('/runs', { metadata: { git: { branch: 'main' } } });
+    expect(started.status, started.text).toBe(201);
+    const runId: string = started.body.data.runId;
+    await receiver.waitFor(() => receiver.at('/hook').length === 1, 30_000, 'the run.started delivery');
+    const sent = await ingest(`/runs/${runId}/results`, { results: [resultItem('cart.spec.ts', ['cart', 'adds'], 'passed')] });
+    expect(sent.status).toBe(200);
+    expect((await ingest(`/runs/${runId}/finish`, {})).status).toBe(200);
+    await receiver.waitFor(() => receiver.at('/hook').length === 2, 30_000, 'the run.finished delivery');
+
+    const deliveries = page.getByRole('table', { name: 'Deliveries' });
+    const rows = deliveries.getByRole('row');
+    await expect(async () => {
+      await page.reload();
+      await expect(rows.filter({ hasText: 'pending' })).toHaveCount(1, { timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(rows).toHaveCount(3);
+
+    const status = page.getByLabel('Status');
+    await status.selectOption('pending');
+    await expect(page).toHaveURL(/[?&]status=pending(&|$)/);
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('RUN_FINISHED');
+    await expect(rows.nth(1)).toContainText('HTTP 500');
+    await expect(rows.nth(1).getByRole('cell').nth(5)).not.toHaveText('—');
+    await expectAccessible(page);
+
+    await status.selectOption('success');
+    await expect(page).toHaveURL(/[?&]status=success(&|$)/);
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('RUN_STARTED');
+    await expect(rows.nth(1)).toContainText('HTTP 200');
+    await expect(rows.nth(1).getByRole('cell').nth(5)).toHaveText('—');
+    await rows.nth(1).getByRole('link', { name: 'Open the run' }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
+    await page.goBack();
+    await expect(status).toHaveValue('success');
+    await expect(rows).toHaveCount(2);
+
+    await status.selectOption('failed');
+    await expect(page).toHaveURL(/[?&]status=failed(&|$)/);
+    await expect(page.getByText('No delivery with the status failed.')).toBeVisible();
+    await expect(deliveries).toHaveCount(0);
+    await expectAccessible(page);
+
+    // Disabled (by its owner, in another tab): the pending retry stops and reads as failed. The link keeps the filter.
+    expect((await api(t.token).patch(`/${t.projectId}/webhooks/${webhookId}`, { active: false })).status).toBe(200);
+    await page.reload();
+    await expect(status).toHaveValue('failed');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('RUN_FINISHED');
+    await expect(rows.nth(1)).toContainText('retries stopped: the subscription was disabled');
+    await status.selectOption('pending');
+    await expect(page.getByText('No delivery with the status pending.')).toBeVisible();
+    await status.selectOption('');
+    await expect(page).not.toHaveURL(/status=/);
+    await expect(rows).toHaveCount(3);
+  } finally {
+    await receiver.close();
+  }
 });

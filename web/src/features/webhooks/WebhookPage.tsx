@@ -138,7 +138,7 @@ export function WebhookPage() {
       ) : deliveries.error ? (
         <ErrorView error={deliveries.error} />
       ) : deliveries.data.data.length === 0 ? (
-        <Empty>No deliveries{status ? ` ${status}` : ''} yet.</Empty>
+        <Empty>{status ? `No delivery with the status ${status}.` : 'No deliveries yet.'}</Empty>
       ) : (
         <>
           <table className="table">
