@@ -5,10 +5,14 @@
  * no write control and the API refuses their write with the same session. A release's page and a session's page:
  * lifecycle and closing, edits that change nothing, edits the API refuses (nothing stored) and edits it saves; a
  * new session the API refuses is not created; a viewer sees both pages without a control. The releases list in
- * pages (the shared pagination of the server-paged lists), searched and filtered, and its two empty states.
+ * pages (the shared pagination of the server-paged lists), searched and filtered, and its two empty states. Stale
+ * tabs: Close session and the lifecycle buttons on a session or release changed in another tab (the API takes them
+ * as done already: the page ends on the stored state, the times set elsewhere kept); a member made a viewer while
+ * both pages are open is refused with the API's message, nothing stored, and a reload drops the controls.
  */
 import { testAdmin } from '@assay/testkit';
-import { api, detail, expect, expectAccessible, test } from './support/fixtures';
+import type { Page } from '@playwright/test';
+import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
 
 test('suites tree and case editor: a suite, a classic case, then Gherkin steps', async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
@@ -232,6 +236,139 @@ test("a viewer opens a release's and a session's page: no lifecycle, closing or 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tour the reports');
   await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
   await expect(detail(page, 'Assignee')).toHaveText('Unassigned');
+});
+
+/** A time as the pages show it (the browser's locale, medium date and short time). */
+const shown = (page: Page, iso: string) =>
+  page.evaluate((at) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)), iso);
+
+test("a session closed in another tab: Close session in this page keeps the first closing and the other tab's edit", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const a = api(t.token);
+  const session = await created(a.post(`/${t.projectId}/sessions`, { name: 'Tour the invoices' }));
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/sessions/${session._id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tour the invoices');
+  const close = page.getByRole('button', { name: 'Close session' });
+  await expect(close).toBeVisible();
+
+  // Closed elsewhere, with its environment, behind this page's back.
+  const other = await a.patch(`/${t.projectId}/sessions/${session._id}`, { status: 'closed', environment: 'staging' });
+  expect(other.status, other.text).toBe(200);
+  const closedAt: string = other.body.data.closedAt;
+  await expect(detail(page, 'Environment')).toHaveText('—');
+
+  // The API takes a second close as done already (no refusal, unlike a closed manual run's): nothing to report,
+  // the page shows the session as it is, closed at the first closing, with the other tab's environment.
+  await close.click();
+  await expect(close).toHaveCount(0);
+  await expect(detail(page, 'Environment')).toHaveText('staging');
+  await expect(page.getByText(`closed ${await shown(page, closedAt)}`)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect((await a.get(`/${t.projectId}/sessions/${session._id}`)).body.data).toMatchObject({
+    status: 'closed',
+    closedAt,
+    environment: 'staging',
+  });
+  await expectAccessible(page);
+});
+
+test("lifecycle buttons of a release changed in another tab: the page ends on the stored state, the other tab's times kept", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const a = api(t.token);
+  const release = await created(a.post(`/${t.projectId}/releases`, { name: '5.1.0' }));
+  const R = `/${t.projectId}/releases/${release._id}`;
+  await signIn(page, t.userId);
+  await page.goto(`/projects${R}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('5.1.0');
+  await expect(detail(page, 'Started')).toHaveText('Not started');
+
+  // Started and completed elsewhere, with the times the team agreed on; this page has not seen it.
+  const startedAt = '2026-03-02T09:15:00.000Z';
+  const completedAt = '2026-03-09T16:45:00.000Z';
+  const elsewhere = await a.patch(R, { isStarted: true, startedAt, isCompleted: true, completedAt });
+  expect(elsewhere.status, elsewhere.text).toBe(200);
+  await expect(page.getByRole('button', { name: 'Mark completed' })).toBeVisible();
+
+  // Start release here: accepted as done already, the times stay, and the page shows them with Reopen.
+  await page.getByRole('button', { name: 'Start release' }).click();
+  await expect(detail(page, 'Started')).toHaveText(await shown(page, startedAt));
+  await expect(detail(page, 'Completed')).toHaveText(await shown(page, completedAt));
+  await expect(page.getByRole('button', { name: 'Start release' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark completed' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect((await a.get(R)).body.data).toMatchObject({ isStarted: true, startedAt, isCompleted: true, completedAt });
+
+  // Reopened here, then completed again elsewhere: Mark completed here keeps that completion's time.
+  await page.getByRole('button', { name: 'Reopen' }).click();
+  await expect(detail(page, 'Completed')).toHaveText('Not completed');
+  const again = '2026-03-12T11:00:00.000Z';
+  expect((await a.patch(R, { isCompleted: true, completedAt: again })).status).toBe(200);
+  await page.getByRole('button', { name: 'Mark completed' }).click();
+  await expect(detail(page, 'Completed')).toHaveText(await shown(page, again));
+  await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
+  expect((await a.get(R)).body.data).toMatchObject({ isStarted: true, startedAt, isCompleted: true, completedAt: again });
+  await expectAccessible(page);
+});
+
+test('made a viewer after opening a release and a session in two tabs: Mark completed and Close session are refused, nothing stored', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const owner = await tenant('owner');
+  const a = api(owner.token);
+  const release = await created(a.post(`/${owner.projectId}/releases`, { name: '6.0.0' }));
+  const session = await created(a.post(`/${owner.projectId}/sessions`, { name: 'Tour the exports' }));
+  const member = await testAdmin().member(owner.orgId, 'member', { projects: [owner.projectId] });
+  await signIn(page, member.userId);
+  await page.goto(`/projects/${owner.projectId}/releases/${release._id}`);
+  const complete = page.getByRole('button', { name: 'Mark completed' });
+  await expect(complete).toBeVisible();
+  const sessionTab = await page.context().newPage();
+  await sessionTab.goto(`/projects/${owner.projectId}/sessions/${session._id}`);
+  const close = sessionTab.getByRole('button', { name: 'Close session' });
+  await expect(close).toBeVisible();
+
+  // An owner makes the member a viewer while both tabs are open.
+  await testAdmin().setRole(owner.orgId, member.userId, 'viewer');
+
+  await complete.click();
+  await expect(page.getByRole('alert')).toHaveText('Not saved. Writes need the owner, admin or member role');
+  await expect(detail(page, 'Completed')).toHaveText('Not completed');
+  await expectAccessible(page);
+  await close.click();
+  await expect(sessionTab.getByRole('alert')).toHaveText('Not closed. Writes need the owner, admin or member role');
+  await expect(sessionTab.getByText(/started [A-Z][a-z]{2} \d/)).toBeVisible();
+  await expect(close).toBeVisible();
+  await expectAccessible(sessionTab);
+  expect((await a.get(`/${owner.projectId}/releases/${release._id}`)).body.data).toMatchObject({
+    isCompleted: false,
+    completedAt: null,
+    updatedAt: release.updatedAt,
+  });
+  expect((await a.get(`/${owner.projectId}/sessions/${session._id}`)).body.data).toMatchObject({
+    status: 'open',
+    closedAt: null,
+    updatedAt: session.updatedAt,
+  });
+
+  // Reloaded, both tabs know the new role: the stored state, and no control left to click.
+  await page.reload();
+  await expect(detail(page, 'Completed')).toHaveText('Not completed');
+  await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+  await sessionTab.reload();
+  await expect(sessionTab.getByRole('heading', { level: 1 })).toHaveText('Tour the exports');
+  await expect(sessionTab.getByRole('main').getByRole('button')).toHaveCount(0);
 });
 
 test('the releases list in pages: the page is in the URL, and the two pages hold every release once', async ({ page, tenant, signIn }) => {

@@ -5,7 +5,9 @@
  * e-mail (a non-member refused, a member assigned, then unassigned); a verdict clicked in a page that has not
  * seen the run closed, refused and not stored; and a viewer, who gets no write control and whose write the API
  * refuses with the same session; a forecast cleared in the form is cleared. A run of every case created from the
- * list with a release, tags and a note; its Close run refused in a page that has not seen it closed.
+ * list with a release, tags and a note; its Close run refused in a page that has not seen it closed. The run's
+ * cases filtered by verdict and assignee (in the URL, kept on reload): none matching, a chosen case filtered out,
+ * and a run that holds no case each say so.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -198,6 +200,88 @@ test("a case's assignee by e-mail: a non-member refused, a member assigned, then
   await expect(page.getByRole('button', { name: 'Unassign' })).toHaveCount(0);
   await expect(row).not.toContainText('Ada Lovelace');
   expect((await getCase('TC-1')).assignee).toBeNull();
+});
+
+test("the run's cases by verdict and assignee: in the URL, kept on reload; none matching and a chosen case filtered out say so", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { a, P, runId } = await arrange(t.token, t.projectId);
+  const colleague = await testAdmin().member(t.orgId, 'member', { projects: [t.projectId], name: 'Ada Lovelace' });
+  // A third case, brought into the run by switching it to every case of the project (as its edit form can).
+  await created(a.post(`${P}/manual-test-cases`, { title: 'Pay by invoice', suiteName: 'Checkout' }));
+  expect((await a.patch(`${P}/manual-runs/${runId}`, { selectionMode: 'all' })).status).toBe(200);
+  // TC-1 passed by this person, TC-2 failed by a colleague, TC-3 untested and unassigned.
+  for (const [caseId, body] of [
+    ['TC-1', { result: 'passed', assigneeUserId: t.email }],
+    ['TC-2', { result: 'failed', assigneeUserId: colleague.email }],
+  ] as const) {
+    const set = await a.patch(`${P}/manual-runs/${runId}/test-cases/${caseId}`, body);
+    expect(set.status, set.text).toBe(200);
+  }
+  const emptyRun = await created(
+    a.post(`${P}/manual-runs`, {
+      name: 'Nothing to run',
+      selectionMode: 'selected',
+      suiteIds: [(await created(a.post(`${P}/manual-test-suites`, { name: 'Empty' })))._id],
+    }),
+  );
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  const cases = page.getByRole('region', { name: 'Cases' });
+  const listed = cases.getByRole('table').getByRole('button');
+  const current = page.locator('#current-case-heading');
+  const verdict = cases.getByLabel('Verdict', { exact: true });
+  const assignee = cases.getByLabel('Assignee', { exact: true });
+  await expect(listed).toHaveText(['TC-1 Pay with a saved card', 'TC-2 Empty cart is refused', 'TC-3 Pay by invoice']);
+
+  await verdict.selectOption({ label: 'Failed' });
+  await expect(page).toHaveURL(/[?&]result=failed(&|$)/);
+  await expect(listed).toHaveText(['TC-2 Empty cart is refused']);
+  await expect(current).toHaveText('TC-2 Empty cart is refused');
+
+  // Failed and mine: none; the page says so, and still after a reload.
+  await assignee.selectOption({ label: 'Me' });
+  await expect(page).toHaveURL(/[?&]assignee=me(&|$)/);
+  await expect(cases.getByText('No case of this run matches.')).toBeVisible();
+  await expect(cases.getByRole('table')).toHaveCount(0);
+  await expect(current).toHaveText('Current case');
+  await page.reload();
+  await expect(verdict).toHaveValue('failed');
+  await expect(assignee).toHaveValue('me');
+  await expect(cases.getByText('No case of this run matches.')).toBeVisible();
+  await expectAccessible(page);
+
+  await verdict.selectOption({ label: 'Any' });
+  await expect(page).not.toHaveURL(/[?&]result=/);
+  await expect(listed).toHaveText(['TC-1 Pay with a saved card']);
+  await assignee.selectOption({ label: 'Unassigned' });
+  await expect(page).toHaveURL(/[?&]assignee=none(&|$)/);
+  await expect(listed).toHaveText(['TC-3 Pay by invoice']);
+  await expect(cases.getByRole('row').filter({ hasText: 'TC-3' })).toContainText('Untested');
+
+  // The chosen case (in the URL) filtered out: the page says where it went.
+  await listed.first().click();
+  await expect(page).toHaveURL(/[?&]case=/);
+  await verdict.selectOption({ label: 'Passed' });
+  await expect(cases.getByText('No case of this run matches.')).toBeVisible();
+  await expect(page.getByText('The chosen case is not in this list (see the filters).')).toBeVisible();
+  await expectAccessible(page);
+
+  // Every filter cleared: the whole run again, the chosen case still the current one.
+  await verdict.selectOption({ label: 'Any' });
+  await assignee.selectOption({ label: 'Anyone' });
+  await expect(page).not.toHaveURL(/[?&](result|assignee)=/);
+  await expect(listed).toHaveCount(3);
+  await expect(current).toHaveText('TC-3 Pay by invoice');
+
+  // A run that holds no case says that, not that none matches.
+  await page.goto(`/projects/${t.projectId}/manual-runs/${emptyRun._id}`);
+  await expect(page.getByRole('heading', { name: 'Nothing to run', level: 1 })).toBeVisible();
+  await expect(cases.getByText('This run holds no cases.')).toBeVisible();
+  await expect(page.getByText('No case of this run matches.')).toHaveCount(0);
 });
 
 test('a verdict clicked after the run was closed elsewhere is refused and not stored', async ({ page, tenant, signIn }) => {
