@@ -2,7 +2,7 @@
  * The dashboard and the analytics pages in a real browser over runs ingested through the API and folded by the
  * analytics service (from Kafka): figures, charts, top lists linking to a test's history, the window and the
  * explorer's filters in the URL, the performance list's pages and search, spec health; an empty project's empty
- * states.
+ * states. The explorer's sort: each key and order seen in the rows, kept in the URL.
  */
 import { largePlaywrightReport, resultItem } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -140,4 +140,89 @@ test('the dashboard shows a running run with its results as they stream in, unti
   await expect(running).toContainText('2 passed, 1 failed of 3', { timeout: 15_000 });
   expect((await ingest(`/runs/${runId}/finish`, {})).status).toBe(200);
   await expect(running).toContainText('No run is running.', { timeout: 15_000 });
+});
+
+test("the explorer's sort: by runs, failure rate, flaky rate and p95, highest or lowest first, in the URL", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenant('member');
+  const ingest = (path: string, body: unknown) =>
+    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
+      rawBody: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+  // Four tests over four runs, each key ordering them differently (and none alphabetically):
+  //   test              runs  failed       flaky        duration
+  //   opens the cart    4     1 (25%)      3 (75%)      100 ms
+  //   pays by card      3     2 (67%)      1 (33%)      800 ms
+  //   applies a coupon  2     0            1 (50%)       20 ms
+  //   ships abroad      1     1 (100%)     0            400 ms
+  const DURATION: Record<string, number> = { 'opens the cart': 100, 'pays by card': 800, 'applies a coupon': 20, 'ships abroad': 400 };
+  const outcome = (title: string, how: 'passed' | 'failed' | 'flaky') => {
+    const item = (status: 'passed' | 'failed', retry: number) =>
+      resultItem('checkout.spec.ts', ['checkout', title], status, { retry, duration: DURATION[title] });
+    return how === 'flaky' ? [item('failed', 0), item('passed', 1)] : [item(how, 0)];
+  };
+  const runs: [string, 'passed' | 'failed' | 'flaky'][][] = [
+    [
+      ['opens the cart', 'failed'],
+      ['pays by card', 'failed'],
+      ['applies a coupon', 'passed'],
+      ['ships abroad', 'failed'],
+    ],
+    [
+      ['opens the cart', 'flaky'],
+      ['pays by card', 'failed'],
+      ['applies a coupon', 'flaky'],
+    ],
+    [
+      ['opens the cart', 'flaky'],
+      ['pays by card', 'flaky'],
+    ],
+    [['opens the cart', 'flaky']],
+  ];
+  for (const tests of runs) {
+    const started = await ingest('/runs', { metadata: { git: { branch: 'main' } } });
+    expect(started.status, started.text).toBe(201);
+    const runId = started.body.data.runId;
+    expect((await ingest(`/runs/${runId}/results`, { results: tests.flatMap(([title, how]) => outcome(title, how)) })).status).toBe(200);
+    expect((await ingest(`/runs/${runId}/finish`, {})).status).toBe(200);
+  }
+  await expect(async () => {
+    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
+    expect(s.body.data.totals.runs).toBe(4);
+  }).toPass({ timeout: 60_000 });
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/test-case-explorer`);
+  const names = page.getByRole('table', { name: 'Tests' }).getByRole('link');
+  const titles = (...order: string[]) => order.map((title) => `checkout › ${title}`);
+  // Unsorted: the most runs first.
+  await expect(names).toHaveText(titles('opens the cart', 'pays by card', 'applies a coupon', 'ships abroad'));
+  const highestFirst: [string, string, string[]][] = [
+    ['Runs', 'executions', titles('opens the cart', 'pays by card', 'applies a coupon', 'ships abroad')],
+    ['Failure rate', 'failure_rate', titles('ships abroad', 'pays by card', 'opens the cart', 'applies a coupon')],
+    ['Flaky rate', 'flaky_rate', titles('opens the cart', 'applies a coupon', 'pays by card', 'ships abroad')],
+    ['p95 duration', 'p95_duration', titles('pays by card', 'ships abroad', 'opens the cart', 'applies a coupon')],
+  ];
+  const sortBy = page.getByLabel('Sort by');
+  const order = page.getByLabel('Order');
+  for (const [label, key, expected] of highestFirst) {
+    await sortBy.selectOption({ label });
+    await order.selectOption({ label: 'Highest first' });
+    await expect(page).toHaveURL(new RegExp(`[?&]sortBy=${key}&order=desc$`));
+    await expect(names, `${label}, highest first`).toHaveText(expected);
+    await order.selectOption({ label: 'Lowest first' });
+    await expect(page).toHaveURL(new RegExp(`[?&]sortBy=${key}&order=asc$`));
+    await expect(names, `${label}, lowest first`).toHaveText([...expected].reverse());
+  }
+  await expectAccessible(page);
+  // The link shows what its sender saw.
+  await page.reload();
+  await expect(sortBy).toHaveValue('p95_duration');
+  await expect(order).toHaveValue('asc');
+  await expect(names).toHaveText(titles('applies a coupon', 'opens the cart', 'ships abroad', 'pays by card'));
 });

@@ -2,10 +2,11 @@
  * Every page fits the window's width, with the long names real projects have (nested spec paths, long branch
  * names, long commit messages and webhook URLs): tables wrap their text (paths and branches after their
  * separators) or scroll in a box of their own, so the page itself never scrolls sideways, from 1024 to 1920 pixels.
- * Opening each page directly logs no error or warning in the console (React Router's, React's, the CSP's).
+ * Opening each page directly logs no error or warning in the console (React Router's, React's, the CSP's). The
+ * header's project switcher: a user of two projects goes from one to the other, the URL and the data follow.
  */
-import { resultItem } from '@assay/testkit';
-import { api, expect, test } from './support/fixtures';
+import { resultItem, testAdmin } from '@assay/testkit';
+import { api, expect, expectAccessible, test } from './support/fixtures';
 
 const FILE = 'tests/e2e/checkout/payment-providers/international-cards-and-wallets.spec.ts';
 const BRANCH = 'feature/checkout-redesign-for-international-cards-and-wallets';
@@ -99,4 +100,59 @@ test('no page scrolls sideways at 1024, 1280, 1440 and 1920 pixels, nor logs a w
     }
   }
   expect(logged).toEqual([]);
+});
+
+test("the header's project switcher: the URL names the chosen project and the page shows its data", async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const mobile = await testAdmin().project(t.orgId, 'Mobile app');
+  // Each project's CI job (an API key of its own) starts a run on its branch; both keep running.
+  for (const [projectId, branch] of [
+    [t.projectId, 'feature/web-checkout'],
+    [mobile, 'feature/mobile-login'],
+  ]) {
+    const key = await testAdmin().apiKey(projectId);
+    const started = await api(key.token).request('POST', `/api/v1/ingest/${projectId}/runs`, {
+      rawBody: JSON.stringify({ metadata: { git: { branch } } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(started.status, started.text).toBe(201);
+  }
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}`);
+  const switcher = page.getByRole('banner').getByRole('combobox', { name: 'Project' });
+  const nav = page.getByRole('navigation', { name: 'Project' });
+  const running = page.getByRole('region', { name: 'Running now' });
+  await expect(switcher).toHaveValue(t.projectId);
+  await expect(switcher.getByRole('option')).toHaveText(['Choose a project…', 'Test project', 'Mobile app']);
+  await expect(running).toContainText('feature/web-checkout');
+  await expect(nav).toContainText('Test project');
+  await expectAccessible(page);
+
+  await switcher.selectOption({ label: 'Mobile app' });
+  await expect(page).toHaveURL(new RegExp(`/projects/${mobile}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+  await expect(running).toContainText('feature/mobile-login');
+  await expect(running).not.toContainText('feature/web-checkout');
+  await expect(nav).toContainText('Mobile app');
+  await expect(switcher).toHaveValue(mobile);
+
+  // From another page of the second project, back to the first: its dashboard, its data.
+  await nav.getByRole('link', { name: 'Runs', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${mobile}/runs$`));
+  await expect(page.getByRole('table', { name: 'Runs' })).toContainText('feature/mobile-login');
+  await switcher.selectOption({ label: 'Test project' });
+  await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}$`));
+  await expect(running).toContainText('feature/web-checkout');
+  await expect(running).not.toContainText('feature/mobile-login');
+  await expect(nav).toContainText('Test project');
+  // The browser's Back returns to the other project's page, and the switcher says so.
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/projects/${mobile}/runs$`));
+  await expect(switcher).toHaveValue(mobile);
+  await expect(page.getByRole('table', { name: 'Runs' })).toContainText('feature/mobile-login');
+  await expect(page.getByRole('table', { name: 'Runs' })).not.toContainText('feature/web-checkout');
+  // Outside a project it offers the choice again.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(switcher).toHaveValue('');
+  await expectAccessible(page);
 });
