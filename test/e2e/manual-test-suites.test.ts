@@ -70,6 +70,20 @@ describe('manual test suites', () => {
     if (status === 400) expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it("an empty or blank name is refused in the words the services use, not the validator's", async () => {
+    for (const name of ['', '   ']) {
+      const res = await create({ name });
+      expect([res.status, res.body.error]).toEqual([
+        400,
+        {
+          code: 'VALIDATION_ERROR',
+          message: 'body.name: must not be empty',
+          details: [{ path: 'body.name', message: 'must not be empty' }],
+        },
+      ]);
+    }
+  });
+
   it('lists root suites with nested children, in order, without internal fields', async () => {
     const p = await admin.tenant('owner');
     const post = (body: unknown) => testApi(p.token).post(`/${p.projectId}/manual-test-suites`, body);

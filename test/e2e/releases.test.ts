@@ -131,6 +131,7 @@ describe('releases: create', () => {
     ['a name of 255 characters', { name: 'n'.repeat(255) }, 201],
     ['a name of 256 characters', { name: 'n'.repeat(256) }, 400, 'body.name'],
     ['an empty name', { name: '' }, 400, 'body.name'],
+    ['a blank name', { name: '   ' }, 400, 'body.name'],
     ['no name', { description: 'x' }, 400, 'body.name'],
     ...(['web', 'ios', 'android', 'api', 'Android', 'WEB'].map((platform) => [
       `platform ${platform}`,

@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ConnectError } from '@connectrpc/connect';
 import { AppError, fromConnectError, toEnvelope, type Violation } from '@assay/errors';
 import { fromDatabaseError } from '@assay/db';
+import { NOT_BLANK } from '@assay/contracts/common/json';
 
 interface AjvIssue {
   instancePath: string;
@@ -29,6 +30,10 @@ function issuePath(context: string, issue: AjvIssue): string {
 function issueMessage(issue: AjvIssue): string {
   if (issue.keyword === 'additionalProperties') return `unknown property "${String(issue.params.additionalProperty)}"`;
   if (issue.keyword === 'required') return 'is required';
+  // A blank name: the services' words for it, not the validator's (`must match pattern "\S"`, `must NOT have fewer
+  // than 1 characters`), which a person reads next to the form that sent it.
+  if ((issue.keyword === 'pattern' && issue.params.pattern === NOT_BLANK) || (issue.keyword === 'minLength' && issue.params.limit === 1))
+    return 'must not be empty';
   if (issue.keyword === 'enum')
     return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message ?? 'is invalid';

@@ -11,6 +11,12 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const DateTime = Type.String({ format: 'date-time' });
 
+/** The pattern of a string with something besides white space in it (the gateway words its refusal as the services do). */
+export const NOT_BLANK = '\\S';
+
+/** A name a person gives and reads: 1 to `max` characters, not only white space. */
+export const Name = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: NOT_BLANK });
+
 /**
  * `schema` with the examples the API document shows for it (type-checked against the schema here, validated
  * against it by test/e2e/openapi.test.ts). On a request body: one example per way of using it.

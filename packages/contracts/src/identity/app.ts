@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Role, type GetAccountResponse, type TokenSummary } from '@assay/proto/assay/identity/v1/identity_pb';
 import { enumMap } from '../common/enums';
-import { DateTime, iso, isoRequired, Nullable, withExamples } from '../common/json';
+import { DateTime, iso, isoRequired, Name, Nullable, withExamples } from '../common/json';
 
 /** Spec §5.2: a token created in the settings expires after 30, 60, 90 or 180 days. */
 export const TOKEN_EXPIRY_DAYS = [30, 60, 90, 180] as const;
@@ -107,7 +107,7 @@ export const CreatedAppTokenSchema = Type.Object(
 export const CreateAppTokenBody = withExamples(
   Type.Object(
     {
-      name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME_LENGTH, pattern: '\\S' }),
+      name: Name(MAX_TOKEN_NAME_LENGTH),
       expiresInDays: Type.Union(
         TOKEN_EXPIRY_DAYS.map((d) => Type.Literal(d)),
         { description: 'days until the token expires' },

@@ -7,7 +7,7 @@ import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import type { UserRef } from '@assay/proto/assay/common/v1/common_pb';
 import { RecordStatus, type LinkedIssue, type Member } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { enumMap, type EnumMap } from '../common/enums';
-import { DateTime, isoRequired, Nullable, Person, personJson } from '../common/json';
+import { DateTime, isoRequired, Name, Nullable, Person, personJson } from '../common/json';
 import { matchValue, MAX_RECORD_NAME, RECORD_STATUSES, type RecordStatusName } from './values';
 
 /** A closed value set as a JSON Schema `anyOf` of its literals. */
@@ -77,7 +77,7 @@ export const SuiteRefJson = Nullable(Type.Object({ _id: Type.String(), name: Typ
 export const suiteRefJson = (s: { id: string; name: string } | undefined) => (s ? { _id: s.id, name: s.name } : null);
 
 /** The name of a release, session or manual run. */
-const RecordName = Type.String({ minLength: 1, maxLength: MAX_RECORD_NAME, pattern: '\\S' });
+const RecordName = Name(MAX_RECORD_NAME);
 
 /**
  * The create and update bodies of a release, session or manual run: create requires `name` and takes `fields`

@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
-import { DateTime, isoRequired, Person, personJson, withExamples } from '../common/json';
+import { DateTime, isoRequired, Name, Person, personJson, withExamples } from '../common/json';
 import { SuiteRefJson, suiteRefJson } from './common';
 import { MAX_SUITE_DEPTH, MAX_SUITE_DESCRIPTION, MAX_SUITE_ID, MAX_SUITE_NAME } from './values';
 
@@ -30,7 +30,7 @@ export type SuiteJson = Static<typeof SuiteSchema>;
 
 export const SuiteParams = Type.Object({ projectId: Type.String(), suiteId: Type.String() });
 
-const SuiteName = Type.String({ minLength: 1, maxLength: MAX_SUITE_NAME, pattern: '\\S' });
+const SuiteName = Name(MAX_SUITE_NAME);
 const SuiteDescription = Type.String({ maxLength: MAX_SUITE_DESCRIPTION });
 
 export const CreateSuiteBody = withExamples(
