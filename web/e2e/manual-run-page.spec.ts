@@ -7,7 +7,9 @@
  * refuses with the same session; a forecast cleared in the form is cleared. A run of every case created from the
  * list with a release, tags and a note; its Close run refused in a page that has not seen it closed. The run's
  * cases filtered by verdict and assignee (in the URL, kept on reload): none matching, a chosen case filtered out,
- * and a run that holds no case each say so.
+ * and a run that holds no case each say so. The verdict keys s, r and u, and j/k stopping at the list's ends; no key
+ * acts while an actual result or an assignee's e-mail is typed. A step result and a comment saved in a page that
+ * has not seen the run closed: refused with the API's message, the typed text kept, nothing stored.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -419,4 +421,147 @@ test('a run of every case with a release, tags and a note, from the list; closin
   await expect(page.getByRole('alert')).toContainText('Not closed.');
   await expect(page.getByRole('alert')).toContainText('The run is closed');
   await expectAccessible(page);
+});
+
+test('the verdict keys s, r and u, j and k at the ends of the list; no key acts while typing an actual result or an e-mail', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { runId, getRun, getCase } = await arrange(t.token, t.projectId);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  const current = page.locator('#current-case-heading');
+  const row = (caseId: string) => page.getByRole('row').filter({ hasText: caseId });
+  const verdicts = page.getByRole('group', { name: 'Set the verdict' });
+  const tested = page.getByText(/^\d+ of 2 tested$/);
+  await expect(current).toHaveText('TC-1 Pay with a saved card');
+
+  // k on the first case and j on the last one stay where they are.
+  await page.keyboard.press('k');
+  await expect(current).toHaveText('TC-1 Pay with a saved card');
+  await page.keyboard.press('s');
+  await expect(row('TC-1')).toContainText('Skipped');
+  await expect(tested).toHaveText('1 of 2 tested');
+  await expect(verdicts.getByRole('button', { name: /^Skipped/ })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('j');
+  await expect(current).toHaveText('TC-2 Empty cart is refused');
+  await page.keyboard.press('j');
+  await expect(current).toHaveText('TC-2 Empty cart is refused');
+  await expect(row('TC-2')).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('r');
+  await expect(row('TC-2')).toContainText('Retest');
+  await expect(tested).toHaveText('2 of 2 tested');
+  await expect(page.locator('dd[data-verdict="retest"]')).toHaveText('1');
+  await page.keyboard.press('k');
+  await expect(current).toHaveText('TC-1 Pay with a saved card');
+  await page.keyboard.press('u');
+  await expect(row('TC-1')).toContainText('Untested');
+  await expect(tested).toHaveText('1 of 2 tested');
+  await expect(verdicts.getByRole('button', { name: /^Untested/ })).toHaveAttribute('aria-pressed', 'true');
+  await expectAccessible(page);
+  expect((await getCase('TC-1')).result).toBe('untested');
+  expect((await getCase('TC-2')).result).toBe('retest');
+
+  // Typed into a step's actual result and into the assignee's e-mail: letters, not verdicts or moves.
+  const actual = page.getByLabel('Actual result of step 2');
+  await actual.click();
+  await actual.pressSequentially('pfbsru jk');
+  await expect(actual).toHaveValue('pfbsru jk');
+  const email = page.getByLabel('Assign to (e-mail)');
+  await email.click();
+  await email.pressSequentially('jkp');
+  await expect(email).toHaveValue('jkp');
+  await expect(current).toHaveText('TC-1 Pay with a saved card');
+  await expect(row('TC-1')).toContainText('Untested');
+  await expect(tested).toHaveText('1 of 2 tested');
+  // Leaving the field keeps the typed text with the step (the blur saves it); the verdict is still untested.
+  await expect
+    .poll(async () => (await getCase('TC-1')).stepResults)
+    .toEqual([{ order: 2, status: 'untested', comment: '<p>pfbsru jk</p>' }]);
+  expect(await getRun()).toMatchObject({ stats: { total: 2, untested: 1, retest: 1, passed: 0, failed: 0, blocked: 0, skipped: 0 } });
+
+  // Out of the fields, the keys work again.
+  await page.getByRole('heading', { name: 'Sprint 12 regression', level: 1 }).click();
+  await page.keyboard.press('p');
+  await expect(row('TC-1')).toContainText('Passed');
+  await expect(tested).toHaveText('2 of 2 tested');
+  expect(await getCase('TC-1')).toMatchObject({ result: 'passed', assignee: null });
+});
+
+test('a step result and a comment saved in a page that has not seen the run closed: refused, the text kept, nothing stored', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { a, P, runId, getCase } = await arrange(t.token, t.projectId);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.locator('#current-case-heading')).toHaveText('TC-1 Pay with a saved card');
+  await expect(page.getByRole('button', { name: 'Failed step 2' })).toBeVisible();
+
+  // Closed behind the page's back.
+  const closed = await a.patch(`${P}/manual-runs/${runId}`, { status: 'closed' });
+  expect(closed.status, closed.text).toBe(200);
+
+  const actual = page.getByLabel('Actual result of step 2');
+  await actual.fill('No order number, a blank page');
+  await page.getByRole('button', { name: 'Failed step 2' }).click();
+  const stepError = page.getByRole('alert').filter({ hasText: 'Step result not saved.' });
+  await expect(stepError).toHaveText('Step result not saved. The run is closed: its verdicts cannot change');
+  await expect(page.getByRole('button', { name: 'Failed step 2' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(actual).toHaveValue('No order number, a blank page');
+
+  const comment = page.getByLabel('Comment', { exact: true });
+  await comment.fill('The order page stays blank');
+  await page.getByRole('button', { name: 'Save comment' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: /^Not saved\./ })).toHaveText(
+    'Not saved. The run is closed: its verdicts cannot change',
+  );
+  await expect(page.getByText('Saved.', { exact: true })).toHaveCount(0);
+  await expect(comment).toHaveValue('The order page stays blank');
+  await expect(stepError).toBeVisible();
+  await expectAccessible(page);
+  expect(await getCase('TC-1')).toMatchObject({ result: 'untested', stepResults: [], comment: '' });
+});
+
+test("a second verdict key while the first verdict is saving is ignored, as the buttons are: one save, the first's verdict", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { runId, getCase } = await arrange(t.token, t.projectId);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+  await expect(page.locator('#current-case-heading')).toHaveText('TC-1 Pay with a saved card');
+  const verdicts = page.getByRole('group', { name: 'Set the verdict' });
+
+  // The first verdict's request is held on its way (a slow network), so the second key comes while it is saving.
+  const sent: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/manual-runs/${runId}/test-cases/*`, async (route) => {
+    if (route.request().method() !== 'PATCH') return route.fallback();
+    sent.push(route.request().postDataJSON().result);
+    await held;
+    await route.fallback();
+  });
+  await page.keyboard.press('p');
+  await expect.poll(() => sent).toEqual(['passed']);
+  await expect(verdicts.getByRole('button', { name: /^Failed/ })).toBeDisabled();
+  await page.keyboard.press('f');
+  release();
+  await expect(verdicts.getByRole('button', { name: /^Passed/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(verdicts.getByRole('button', { name: /^Failed/ })).toBeEnabled();
+  expect(sent).toEqual(['passed']);
+  expect((await getCase('TC-1')).result).toBe('passed');
+
+  // Saved and shown: the next key is taken.
+  await page.keyboard.press('f');
+  await expect(verdicts.getByRole('button', { name: /^Failed/ })).toHaveAttribute('aria-pressed', 'true');
+  expect(sent).toEqual(['passed', 'failed']);
+  expect((await getCase('TC-1')).result).toBe('failed');
 });

@@ -111,15 +111,18 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     setClock({ id: c._id, at: Date.now() });
     rows.current.get(c._id)?.scrollIntoView({ block: 'nearest' });
   };
-  const verdict = $api.useMutation('patch', P.runCase);
   const refresh = useRefresh();
+  // A verdict is pending until the lists show it (the returned promise is awaited): meanwhile its buttons are
+  // disabled and its keys ignored, so two quick keys cannot race (the later one stored first) or add their
+  // seconds to an `elapsed` the page has not seen updated.
+  const verdict = $api.useMutation('patch', P.runCase, { onSuccess: () => refresh(P.run, P.runCases, P.runs) });
   const setVerdict = (c: RunCase, result: Verdict) => {
     const spent = Math.max(0, Math.round((Date.now() - since) / 1000));
     setClock({ id: c._id, at: Date.now() });
-    verdict.mutate(
-      { params: { path: { projectId, runId: run._id, caseRef: c._id } }, body: { result, elapsed: (c.elapsed ?? 0) + spent } },
-      { onSuccess: () => void refresh(P.run, P.runCases, P.runs) },
-    );
+    verdict.mutate({
+      params: { path: { projectId, runId: run._id, caseRef: c._id } },
+      body: { result, elapsed: (c.elapsed ?? 0) + spent },
+    });
   };
 
   const onKey = useEffectEvent((e: KeyboardEvent) => {
@@ -130,7 +133,7 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     } else if (e.key === 'k' || e.key === 'ArrowUp') {
       select(list[Math.max(index - 1, 0)]);
     } else if (canExecute && current && KEY_VERDICT.has(e.key)) {
-      setVerdict(current, KEY_VERDICT.get(e.key)!);
+      if (!verdict.isPending) setVerdict(current, KEY_VERDICT.get(e.key)!);
     } else return;
     e.preventDefault();
   });
