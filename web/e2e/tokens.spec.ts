@@ -2,7 +2,8 @@
  * Personal access tokens in the settings (spec §5.2), in a real browser: created with a name, an expiry and its
  * projects, the secret shown once and working against the API at once; rotated (the old secret answers 401, the
  * new one 200) and revoked after a confirmation (401); an empty name refused with the API's message. A revoke
- * cancelled keeps the token; one revoked in another tab cannot be rotated, and the page says so.
+ * cancelled keeps the token; one revoked in another tab cannot be rotated, and the page says so. "Chosen projects"
+ * with none ticked is refused in words a person reads, keeping what was typed, and creates nothing.
  */
 import { api, expect, expectAccessible, test } from './support/fixtures';
 
@@ -94,4 +95,37 @@ test('a revoke cancelled keeps the token; a token revoked in another tab cannot 
   await expect(page.getByLabel('Token secret')).toHaveCount(0);
   expect((await api(secret).get(`/${t.projectId}/token-info`)).status).toBe(401);
   await expectAccessible(page);
+});
+
+test('chosen projects with none ticked: refused with the reason, the form keeps what was typed, nothing created', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  await signIn(page, t.userId);
+  await page.goto('/settings/tokens');
+  const names = async () => ((await (await page.request.get('/api/v1/app/tokens')).json()).data as { name: string }[]).map((x) => x.name);
+  const before = await names();
+
+  await page.getByLabel('Name').fill('Deploy bot');
+  await page.getByLabel('Expires after').selectOption('180');
+  await page.getByLabel('Chosen projects').check();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const alert = page.getByRole('alert');
+  // In the user's words, not the schema's ("Projects: must NOT have fewer than 1 items").
+  await expect(alert).toHaveText('Not created. Tick at least one project, or choose all of them.');
+  await expect(page.getByLabel('Token secret')).toHaveCount(0);
+  // Nothing typed is lost: the user ticks a project and sends the same form again.
+  await expect(page.getByLabel('Name')).toHaveValue('Deploy bot');
+  await expect(page.getByLabel('Expires after')).toHaveValue('180');
+  await expect(page.getByLabel('Chosen projects')).toBeChecked();
+  await expectAccessible(page);
+  expect(await names()).toEqual(before);
+
+  await page.getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await expect(page.getByLabel('Token secret')).toHaveText(/^svc_pat_/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(await names()).toEqual(['Deploy bot', ...before]);
 });

@@ -87,6 +87,9 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
   const queryClient = useQueryClient();
   const create = $api.useMutation('post', TOKENS);
   const [scope, setScope] = useState<'all' | 'some'>('all');
+  // "Chosen projects" with none ticked: said here, in the user's words (the API would answer "must NOT have fewer
+  // than 1 items").
+  const [noneChosen, setNoneChosen] = useState(false);
   const projects = account.data?.data.projects ?? [];
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -94,6 +97,8 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
     const form = e.currentTarget;
     const f = new FormData(form);
     const chosen = f.getAll('project').map(String);
+    setNoneChosen(scope === 'some' && chosen.length === 0);
+    if (scope === 'some' && chosen.length === 0) return;
     create.mutate(
       {
         body: {
@@ -150,7 +155,13 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
           </ul>
         ) : null}
       </fieldset>
-      <FormError error={create.error} title="Not created" />
+      {noneChosen && scope === 'some' ? (
+        <div className="callout callout-error" role="alert">
+          <strong>Not created.</strong> Tick at least one project, or choose all of them.
+        </div>
+      ) : (
+        <FormError error={create.error} title="Not created" />
+      )}
       <button type="submit" className="button button-primary" disabled={create.isPending}>
         Create token
       </button>
