@@ -5,7 +5,8 @@
  * 200 text/html; the runs list's filters in the URL; a 10,000-test run's list (first rows, search, status filter);
  * the spec page and the history page; ids that do not exist. A passed result's page: no error, no notice, no section
  * left broken; a result quarantined by an action rule (made with the admin CLI, as an operator does) says so, failed
- * or passed, and its run passes.
+ * or passed, and its run passes. A test's history filtered to a branch without its results keeps the filter and
+ * leads back (it is not "Test not found"); an offset past its results says where the history ends.
  */
 import { adminCli, largePlaywrightReport, testSystem, WebhookReceiver } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -264,4 +265,49 @@ test('a result quarantined by a rule says so, failed or passed; its failing run 
   await expect(page.getByRole('region', { name: 'Error' })).toContainText('No error: this test did not fail.');
   await expect(page.getByText('Quarantined: if this test fails, its failure does not fail the run.')).toBeVisible();
   await expectAccessible(page);
+});
+
+test("a test's history: a branch without its results keeps the filter and leads back; so does an offset past its end", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
+  const failing = await ingest(t.token, t.projectId, checkoutReport('feature/cart', true));
+  expect(failing.status).toBe(201);
+  const detail = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
+  const caseId: string = detail.body.data.specs[0].tests[1].caseId;
+  const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${caseId}`);
+  const history: string = bundle.body.data.links.history;
+
+  await signIn(page, t.userId);
+  await page.goto(history);
+  const timeline = page.getByRole('region', { name: 'Results by run' });
+  await expect(timeline.getByRole('link')).toHaveCount(2);
+  await page.getByLabel('Branch').fill('feature/cart');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/[?&]branch=feature%2Fcart/);
+  await expect(timeline.getByRole('link')).toHaveText(['#2']);
+
+  // A branch (mistyped, or without this test) is not a test that does not exist: the page keeps the filter as typed.
+  await page.getByLabel('Branch').fill('feature/kart');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('alert')).toContainText('No result on branch feature/kart.');
+  await expect(page.getByText('Test not found.')).toHaveCount(0);
+  await expect(page.getByLabel('Branch')).toHaveValue('feature/kart');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Show every branch' }).click();
+  await expect(page).not.toHaveURL(/[?&]branch=/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feature 0 › applies a discount code');
+  await expect(timeline.getByRole('link')).toHaveText(['#2', '#1']);
+
+  // An offset past the results (a link kept while older runs were deleted) says where the history ends, and leads
+  // back.
+  await page.goto(`${history}?offset=100`);
+  await expect(page.getByRole('alert')).toContainText('Nothing past result 2: the history of this test ends there.');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Go to the newest results' }).click();
+  await expect(page).not.toHaveURL(/[?&]offset=/);
+  await expect(timeline.getByRole('link')).toHaveText(['#2', '#1']);
 });

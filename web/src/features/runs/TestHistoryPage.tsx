@@ -32,12 +32,41 @@ export function TestHistoryPage() {
   if (history.error) return <Page title="Test history">{<ErrorView error={history.error} />}</Page>;
   const items = history.data.data;
   const latest = items[0];
+  const { pagination } = history.data;
+  // A branch with no result of this test, or an offset past its results (a link kept while they were deleted): the
+  // test may well exist, so the page says what is empty and keeps the way back (not "Test not found", a dead end).
+  const pastEnd = offset > 0 && pagination.total > 0;
+  if (!latest && (q.branch || pastEnd))
+    return (
+      <Page title="Test history">
+        <BranchFilter key={q.branch} branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
+        <div className="callout" role="alert">
+          <p>
+            {pastEnd ? (
+              <>
+                Nothing past result {pagination.total}: the history of this test{q.branch ? ` on branch ${q.branch}` : ''} ends there.{' '}
+                <button type="button" className="link-button" onClick={() => set({ offset: undefined })}>
+                  Go to the newest results
+                </button>
+              </>
+            ) : (
+              <>
+                <strong>No result on branch {q.branch}.</strong>{' '}
+                <button type="button" className="link-button" onClick={() => set({ branch: undefined, offset: undefined })}>
+                  Show every branch
+                </button>
+              </>
+            )}
+          </p>
+        </div>
+      </Page>
+    );
   if (!latest)
     return (
       <Page title="Test history">
         <div className="callout" role="alert">
           <p>
-            <strong>Test not found.</strong> No result of this test{q.branch ? ` on branch ${q.branch}` : ''} exists in this project.
+            <strong>Test not found.</strong> No result of this test exists in this project.
           </p>
           <p>
             <Link to={href(PAGES.runs, { projectId })}>All runs</Link>
@@ -47,7 +76,6 @@ export function TestHistoryPage() {
     );
   const passed = items.filter((i) => i.outcome === 'expected').length;
   const counted = items.filter((i) => i.outcome !== 'skipped').length;
-  const { pagination } = history.data;
 
   return (
     <Page title={latest.title} subtitle={<TestPlace file={latest.file} projectName={latest.projectName} />}>
@@ -69,24 +97,7 @@ export function TestHistoryPage() {
           </dd>
         </div>
       </dl>
-      <form
-        className="filters"
-        role="search"
-        aria-label="Filter the history"
-        key={q.branch}
-        onSubmit={(e) => {
-          e.preventDefault();
-          set({ branch: String(new FormData(e.currentTarget).get('branch') ?? '').trim(), offset: undefined });
-        }}
-      >
-        <label>
-          Branch
-          <input name="branch" defaultValue={q.branch ?? ''} />
-        </label>
-        <button type="submit" className="button">
-          Apply
-        </button>
-      </form>
+      <BranchFilter key={q.branch} branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
 
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Results by run</h2>
@@ -167,5 +178,28 @@ export function TestHistoryPage() {
         </nav>
       </section>
     </Page>
+  );
+}
+
+/** The history's branch filter (in the URL): also shown when a branch has no result, so the user can change it. */
+function BranchFilter({ branch, onBranch }: { branch: string | undefined; onBranch: (branch: string) => void }) {
+  return (
+    <form
+      className="filters"
+      role="search"
+      aria-label="Filter the history"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onBranch(String(new FormData(e.currentTarget).get('branch') ?? '').trim());
+      }}
+    >
+      <label>
+        Branch
+        <input name="branch" defaultValue={branch ?? ''} />
+      </label>
+      <button type="submit" className="button">
+        Apply
+      </button>
+    </form>
   );
 }
