@@ -2,10 +2,12 @@
  * The dashboard and the analytics pages in a real browser over runs ingested through the API and folded by the
  * analytics service (from Kafka): figures, charts, top lists linking to a test's history, the window and the
  * explorer's filters in the URL, the performance list's pages and search, spec health; an empty project's empty
- * states. The explorer's sort: each key and order seen in the rows, kept in the URL.
+ * states. The explorer's sort: each key and order seen in the rows, kept in the URL. The window switch over a run
+ * 20 days old (counted over 30 and 90 days, not 7; the explorer's filter kept); the performance list's search
+ * without a match and a page past its end.
  */
 import { largePlaywrightReport, resultItem } from '@assay/testkit';
-import { api, expect, expectAccessible, test } from './support/fixtures';
+import { api, detail, expect, expectAccessible, test } from './support/fixtures';
 
 test('dashboard, summary, performance, explorer and spec health over two runs', async ({ page, tenant, signIn }) => {
   test.setTimeout(120_000);
@@ -225,4 +227,105 @@ test("the explorer's sort: by runs, failure rate, flaky rate and p95, highest or
   await expect(sortBy).toHaveValue('p95_duration');
   await expect(order).toHaveValue('asc');
   await expect(names).toHaveText(titles('applies a coupon', 'opens the cart', 'ships abroad', 'pays by card'));
+});
+
+test('the window switch: a run 20 days old counts over 30 and 90 days, not over 7; the explorer keeps its filter', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenant('member');
+  const ingest = (path: string, body: unknown) =>
+    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
+      rawBody: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+  // A reporter sends when its run started: one run 20 days ago (a failure), one today (a pass).
+  for (const [daysAgo, title, status] of [
+    [20, 'ships abroad', 'failed'],
+    [0, 'opens the cart', 'passed'],
+  ] as const) {
+    const startTime = new Date(Date.now() - daysAgo * 86_400_000 - 600_000);
+    const started = await ingest('/runs', { metadata: { git: { branch: 'main' } }, startTime: startTime.toISOString() });
+    expect(started.status, started.text).toBe(201);
+    const runId = started.body.data.runId;
+    const result = resultItem('checkout.spec.ts', ['checkout', title], status, { startTime: startTime.toISOString() });
+    expect((await ingest(`/runs/${runId}/results`, { results: [result] })).status).toBe(200);
+    const endTime = new Date(startTime.getTime() + 60_000).toISOString();
+    expect((await ingest(`/runs/${runId}/finish`, { endTime })).status).toBe(200);
+  }
+  await expect(async () => {
+    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=30`);
+    expect(s.body.data.totals.runs).toBe(2);
+  }).toPass({ timeout: 60_000 });
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/analytics`);
+  const window = page.getByRole('navigation', { name: 'Window' });
+  const failing = page.getByRole('table', { name: 'Most failing tests' });
+  await expect(window.getByRole('link', { name: 'Last 30 days' })).toHaveAttribute('aria-current', 'page');
+  await expect(detail(page, 'Runs')).toHaveText('2');
+  await expect(failing.getByRole('link', { name: 'checkout › ships abroad' })).toBeVisible();
+
+  await window.getByRole('link', { name: 'Last 7 days' }).click();
+  await expect(page).toHaveURL(/[?&]days=7$/);
+  await expect(window.getByRole('link', { name: 'Last 7 days' })).toHaveAttribute('aria-current', 'page');
+  await expect(detail(page, 'Runs')).toHaveText('1');
+  await expect(detail(page, 'Pass rate')).toHaveText('100.0%');
+  await expect(page.getByText('No failing test.')).toBeVisible();
+  await expectAccessible(page);
+  await window.getByRole('link', { name: 'Last 90 days' }).click();
+  await expect(page).toHaveURL(/[?&]days=90$/);
+  await expect(detail(page, 'Runs')).toHaveText('2');
+  await expect(failing.getByRole('link', { name: 'checkout › ships abroad' })).toBeVisible();
+
+  // The explorer: a window switch keeps the health filter, and an empty window says which tests it looked for.
+  await page.goto(`/projects/${t.projectId}/test-case-explorer?status=failing`);
+  const tests = page.getByRole('table', { name: 'Tests' });
+  await expect(tests.getByRole('link')).toHaveText(['checkout › ships abroad']);
+  await window.getByRole('link', { name: 'Last 7 days' }).click();
+  await expect(page).toHaveURL(/[?&]status=failing&days=7$/);
+  await expect(page.getByLabel('Health')).toHaveValue('failing');
+  await expect(page.getByText('No failing test in the last 7 days.')).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("the performance list: a search without a match says so; a page past the list's end says where it ends", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenant('member');
+  const res = await api(t.token).request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
+    rawBody: JSON.stringify(largePlaywrightReport(3)),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(res.status).toBe(201);
+  await expect(async () => {
+    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
+    expect(s.body.data.totals.runs).toBe(1);
+  }).toPass({ timeout: 60_000 });
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/analytics/performance`);
+  const perf = page.getByRole('table', { name: 'Duration percentiles by test' });
+  await expect(perf.getByRole('link')).toHaveCount(3);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('no such test');
+  await expect(page.getByText('No test matches this search.')).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('no such test');
+  await expectAccessible(page);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await expect(perf.getByRole('link')).toHaveCount(3);
+
+  // A link to page 3 kept while the list shrank (or typed): not an empty table, but where the list ends, and the way
+  // back.
+  await page.goto(`/projects/${t.projectId}/analytics/performance?page=3`);
+  await expect(page.getByText('Nothing on page 3: the list ends at page 1.')).toBeVisible();
+  await expect(page.getByText('Page 3 of 1')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Go to the first page' }).click();
+  await expect(page).not.toHaveURL(/[?&]page=/);
+  await expect(perf.getByRole('link')).toHaveCount(3);
 });

@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
+import { EmptyPageText } from '../../ui/Pagination';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -64,45 +65,58 @@ export function PerformancePage() {
               {formatCount(rows.length)} tests
             </p>
           </div>
-          <table className="table">
-            <caption className="visually-hidden">Duration percentiles by test</caption>
-            <thead>
-              <tr>
-                <th scope="col">Test</th>
-                {['Runs', 'p50', 'p90', 'p95', 'p99', 'Failure rate'].map((h) => (
-                  <th key={h} scope="col" className="num">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((t) => (
-                <tr key={t.testId}>
-                  <td>
-                    <TestCell projectId={projectId} test={t} />
-                  </td>
-                  <td className="num">{formatCount(t.executions)}</td>
-                  <td className="num">{formatDuration(t.p50Duration)}</td>
-                  <td className="num">{formatDuration(t.p90Duration)}</td>
-                  <td className="num">{formatDuration(t.p95Duration)}</td>
-                  <td className="num">{formatDuration(t.p99Duration)}</td>
-                  <td className="num">{formatPercent(t.failureRate)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <nav className="pagination" aria-label="Pages">
-            <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {Math.max(1, Math.ceil(rows.length / PAGE))}
-            </span>
-            <button type="button" className="button" disabled={page * PAGE >= rows.length} onClick={() => set({ page: page + 1 })}>
-              Next
-            </button>
-          </nav>
+          {shown.length === 0 ? (
+            // No match, or a page past the list's end (a link kept while the list shrank): say so, and lead back.
+            <Empty>
+              <EmptyPageText
+                pagination={{ page, limit: PAGE, total: rows.length, hasNext: false, hasPrev: page > 1, hasMore: false }}
+                none="No test matches this search."
+                onFirst={() => set({ page: undefined })}
+              />
+            </Empty>
+          ) : (
+            <>
+              <table className="table">
+                <caption className="visually-hidden">Duration percentiles by test</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Test</th>
+                    {['Runs', 'p50', 'p90', 'p95', 'p99', 'Failure rate'].map((h) => (
+                      <th key={h} scope="col" className="num">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((t) => (
+                    <tr key={t.testId}>
+                      <td>
+                        <TestCell projectId={projectId} test={t} />
+                      </td>
+                      <td className="num">{formatCount(t.executions)}</td>
+                      <td className="num">{formatDuration(t.p50Duration)}</td>
+                      <td className="num">{formatDuration(t.p90Duration)}</td>
+                      <td className="num">{formatDuration(t.p95Duration)}</td>
+                      <td className="num">{formatDuration(t.p99Duration)}</td>
+                      <td className="num">{formatPercent(t.failureRate)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <nav className="pagination" aria-label="Pages">
+                <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
+                  Previous
+                </button>
+                <span>
+                  Page {page} of {Math.max(1, Math.ceil(rows.length / PAGE))}
+                </span>
+                <button type="button" className="button" disabled={page * PAGE >= rows.length} onClick={() => set({ page: page + 1 })}>
+                  Next
+                </button>
+              </nav>
+            </>
+          )}
         </>
       )}
     </Page>
