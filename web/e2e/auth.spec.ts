@@ -2,6 +2,8 @@
  * Signing in and out in a real browser: the invitation link, the sign-in page, one-time sign-in links (and either
  * link without its token), where the app sends a signed-out visitor, signing out here and everywhere, the not-found
  * page, the keyboard, and axe-core on each of these pages. Another organization's project shows the API's refusal.
+ * Ten wrong passwords lock the account (the right one is then refused too, and the page says so, the e-mail kept),
+ * not the address: another account signs in from the same browser.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -202,4 +204,43 @@ test("another organization's project: its pages show the API's refusal, not its 
   }
   await expect(page.getByText('Their secret 1.0')).toHaveCount(0);
   await expectAccessible(page);
+});
+
+test('ten wrong passwords lock the account: then even the right one is refused, the e-mail stays typed, others still sign in', async ({
+  page,
+  tenant,
+  baseURL,
+}) => {
+  const t = await tenant('viewer');
+  const other = await tenant('viewer');
+  await withPassword(t.userId, baseURL!);
+  await withPassword(other.userId, baseURL!);
+  await page.goto('/login');
+  const alert = page.getByRole('alert');
+  const attempt = async (password: string) => {
+    await page.getByLabel('Password').fill(password);
+    const answered = page.waitForResponse((res) => res.url().endsWith('/api/v1/app/login'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    return (await answered).status();
+  };
+
+  await page.getByLabel('Email').fill(t.email);
+  for (let i = 1; i <= 10; i++) {
+    expect(await attempt(`not the password ${i}`)).toBe(401);
+    await expect(alert).toHaveText('Wrong e-mail or password');
+  }
+  // The eleventh attempt, with the right password, is refused for a while, and the page says so (not "wrong
+  // password").
+  expect(await attempt(PASSWORD)).toBe(429);
+  await expect(alert).toContainText('Too many sign-in attempts');
+  await expect(alert).not.toContainText(/wrong/i);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel('Email')).toHaveValue(t.email);
+  await expectAccessible(page);
+  expect((await page.request.get('/api/v1/app/me')).status()).toBe(401);
+
+  // The lock is the account's, not the address's: another user signs in from the same browser.
+  await page.getByLabel('Email').fill(other.email);
+  expect(await attempt(PASSWORD)).toBe(200);
+  await expect(page).toHaveURL(new RegExp(`/projects/${other.projectId}/runs$`));
 });
