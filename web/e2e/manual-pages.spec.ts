@@ -8,7 +8,8 @@
  * pages (the shared pagination of the server-paged lists), searched and filtered, and its two empty states. Stale
  * tabs: Close session and the lifecycle buttons on a session or release changed in another tab (the API takes them
  * as done already: the page ends on the stored state, the times set elsewhere kept); a member made a viewer while
- * both pages are open is refused with the API's message, nothing stored, and a reload drops the controls.
+ * both pages are open is refused with the API's message, nothing stored, and a reload drops the controls. A
+ * release's parent and sub-releases linked both ways; a move under its own sub-release refused, nothing stored.
  */
 import { testAdmin } from '@assay/testkit';
 import type { Page } from '@playwright/test';
@@ -430,4 +431,62 @@ test('the releases list: search by name and completion; no release yet, and none
   await page.getByLabel('Search by name').fill('Autumn');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByText('No release matches.')).toBeVisible();
+});
+
+test("a release's parent and sub-releases link both ways; a move under its own sub-release is refused, nothing stored", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const a = api(t.token);
+  const P = `/${t.projectId}`;
+  const major = await created(a.post(`${P}/releases`, { name: '4.0' }));
+  const first = await created(a.post(`${P}/releases`, { name: '4.0.1', parentReleaseId: major._id }));
+  await created(a.post(`${P}/releases`, { name: '4.0.2', parentReleaseId: major._id }));
+  expect((await a.patch(`${P}/releases/${first._id}`, { isStarted: true })).status).toBe(200);
+  const getRelease = async (id: string) => (await a.get(`${P}/releases/${id}`)).body.data;
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/releases/${major._id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('4.0');
+  await expect(detail(page, 'Parent release')).toHaveText('—');
+  // The sub-releases: the list of links to releases named 4.0.x.
+  const children = page.getByRole('list').filter({ has: page.getByRole('link', { name: /^4\.0\.\d$/ }) });
+  await expect(children.getByRole('listitem')).toHaveText(['4.0.2 planned', '4.0.1 in progress']);
+  await expectAccessible(page);
+
+  // To a sub-release and back to its parent by their links.
+  await children.getByRole('link', { name: '4.0.1' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('4.0.1');
+  await expect(page).toHaveURL(new RegExp(`/releases/${first._id}$`));
+  await expect(page.getByText('None.', { exact: true })).toBeVisible();
+  await expect(children).toHaveCount(0);
+  await detail(page, 'Parent release').getByRole('link', { name: '4.0' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('4.0');
+  await expect(page).toHaveURL(new RegExp(`/releases/${major._id}$`));
+
+  // 4.0 under its own sub-release 4.0.1: the API refuses, the page says why, nothing moves.
+  await page.getByRole('button', { name: 'Edit release' }).click();
+  const form = page.getByRole('form', { name: 'Save release' });
+  await form.getByLabel('Parent release').selectOption({ label: '4.0.1' });
+  await form.getByRole('button', { name: 'Save release' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Parent release id: is the release itself or one of its sub-releases');
+  await expect(form.getByLabel('Parent release')).toHaveValue(first._id);
+  await expect(detail(page, 'Parent release')).toHaveText('—');
+  await expect(children.getByRole('listitem')).toHaveCount(2);
+  await expectAccessible(page);
+  expect(await getRelease(major._id)).toMatchObject({ parentReleaseId: null });
+  expect(await getRelease(first._id)).toMatchObject({ parentReleaseId: major._id });
+
+  // 4.0.1 moved to the top level from its own page: 4.0 lists only 4.0.2 now.
+  await page.goto(`/projects/${t.projectId}/releases/${first._id}`);
+  await page.getByRole('button', { name: 'Edit release' }).click();
+  await expect(form.getByLabel('Parent release')).toHaveValue(major._id);
+  await form.getByLabel('Parent release').selectOption({ label: 'None' });
+  await form.getByRole('button', { name: 'Save release' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(detail(page, 'Parent release')).toHaveText('—');
+  expect(await getRelease(first._id)).toMatchObject({ parentReleaseId: null });
+  await page.goto(`/projects/${t.projectId}/releases/${major._id}`);
+  await expect(children.getByRole('listitem')).toHaveText(['4.0.2 planned']);
 });

@@ -2,7 +2,8 @@
  * Manual runs in a real browser: a run created in the page over chosen suites, executed in the execution view
  * with verdicts set by click and by keyboard (never while typing), step results and a comment, the progress
  * following, everything still there after a reload and the API agreeing; closing a run; the list, the API's
- * refusal of an empty selection shown next to the form, the case picker, and a missing run.
+ * refusal of an empty selection shown next to the form, the case picker, and a missing run. A new run named with
+ * spaces only: refused, the form kept, nothing created.
  */
 import { api, created, expect, expectAccessible, test } from './support/fixtures';
 
@@ -212,4 +213,41 @@ test('the runs list, an empty selection refused by the API, the case picker, a m
   await page.goto(`/projects/${t.projectId}/manual-runs/0123456789abcdef01234567`);
   await expect(page.getByRole('heading', { name: 'Manual run not found' })).toBeVisible();
   await expectAccessible(page);
+});
+
+test("a new run whose name is only spaces: refused with the API's message, the form kept, nothing created", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const { a, P } = await arrange(t.token, t.projectId);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs`);
+  await page.getByRole('button', { name: 'New manual run' }).click();
+  const form = page.getByRole('form', { name: 'Create manual run' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('   ');
+  await form.getByLabel('Environment').fill('staging');
+  await form.getByLabel('Tags').fill('smoke');
+  await form.getByLabel('Chosen suites and cases').check();
+  await form.getByRole('checkbox', { name: 'Search', exact: true }).check();
+  await form.getByRole('button', { name: 'Create run' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Name: must not be empty');
+  await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/manual-runs$`));
+  await expect(page.getByText('No manual runs yet.')).toBeVisible();
+  await expect(form.getByLabel('Environment')).toHaveValue('staging');
+  await expect(form.getByLabel('Tags')).toHaveValue('smoke');
+  await expect(form.getByRole('checkbox', { name: 'Search', exact: true })).toBeChecked();
+  await expect(form.getByRole('checkbox', { name: 'Checkout' })).not.toBeChecked();
+  await expectAccessible(page);
+  expect((await a.get(`${P}/manual-runs`)).body.pagination.total).toBe(0);
+
+  // Named: created over the chosen suite only.
+  await form.getByRole('textbox', { name: 'Name' }).fill('Search smoke');
+  await form.getByRole('button', { name: 'Create run' }).click();
+  await expect(page.getByRole('heading', { name: 'Search smoke', level: 1 })).toBeVisible();
+  await expect(page.getByText('0 of 1 tested')).toBeVisible();
+  const runs = (await a.get(`${P}/manual-runs`)).body;
+  expect(runs.pagination.total).toBe(1);
+  expect(runs.data[0]).toMatchObject({ name: 'Search smoke', environment: 'staging', tags: ['smoke'], selectionMode: 'selected' });
 });

@@ -6,7 +6,8 @@
  * comments and issue keys added and stored (an over-long comment refused with the gateway's 413 message);
  * "Edit suite" renaming a suite and a move deeper than the API allows (refused, nothing changed); a viewer's
  * read-only case and the new-case page telling them their role cannot create cases. The cases list's filters in
- * the URL, and its state when none match.
+ * the URL, and its state when none match. The suites tree by keyboard (one tab stop; arrows, Home, End, Enter
+ * and Space), each choice in the URL.
  */
 import { testAdmin, type Tenant } from '@assay/testkit';
 import { api, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -360,4 +361,74 @@ test("the cases list's filters: search, a classification and tags narrow it, in 
   await filters.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('No test cases match these filters.')).toBeVisible();
   await expect(page.getByRole('table')).toHaveCount(0);
+});
+
+test('the suites tree by keyboard: one tab stop, arrows open, close and move, Enter and Space choose a suite', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const checkout = await makeSuite(t, 'Checkout');
+  const payments = await makeSuite(t, 'Payments', checkout);
+  await makeSuite(t, 'Wallets', payments);
+  const search = await makeSuite(t, 'Search');
+  await makeCase(t, { title: 'Pay with a saved card', suiteId: payments });
+  await makeCase(t, { title: 'Search by name', suiteId: search });
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-test-cases`);
+  const tree = page.getByRole('tree', { name: 'Suites' });
+  const item = (name: string) => tree.getByRole('treeitem', { name: new RegExp(`^${name}`) });
+  await expect(tree.getByRole('treeitem')).toHaveCount(3);
+  await expect(item('All cases')).toHaveAttribute('aria-selected', 'true');
+  // One tab stop: the chosen item.
+  await expect(tree.locator('[tabindex="0"]')).toHaveCount(1);
+  await item('All cases').focus();
+
+  await page.keyboard.press('ArrowDown');
+  await expect(item('Checkout')).toBeFocused();
+  await expect(item('Checkout')).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('ArrowRight');
+  await expect(item('Checkout')).toHaveAttribute('aria-expanded', 'true');
+  await expect(item('Payments')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(item('Payments')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await expect(item('Wallets')).toBeFocused();
+  await expect(item('Wallets')).toHaveAttribute('aria-level', '3');
+  // ← on a suite without sub-suites goes to its parent; Enter chooses it.
+  await page.keyboard.press('ArrowLeft');
+  await expect(item('Payments')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]suite=${payments}(&|$)`));
+  await expect(item('Payments')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { name: 'Cases in Payments', level: 2 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Pay with a saved card' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Search by name' })).toHaveCount(0);
+  await expect(tree.locator('[tabindex="0"]')).toHaveCount(1);
+  await expectAccessible(page);
+
+  // ← closes an open suite, then goes to its parent and closes that; End and Space choose the last suite.
+  await page.keyboard.press('ArrowLeft');
+  await expect(item('Payments')).toHaveAttribute('aria-expanded', 'false');
+  await expect(item('Wallets')).toHaveCount(0);
+  await page.keyboard.press('ArrowLeft');
+  await expect(item('Checkout')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(item('Checkout')).toHaveAttribute('aria-expanded', 'false');
+  await expect(item('Payments')).toHaveCount(0);
+  await page.keyboard.press('End');
+  await expect(item('Search')).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page).toHaveURL(new RegExp(`[?&]suite=${search}(&|$)`));
+  await expect(page.getByRole('heading', { name: 'Cases in Search', level: 2 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Search by name' })).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(item('All cases')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).not.toHaveURL(/[?&]suite=/);
+  await expect(page.getByRole('heading', { name: 'All cases', level: 2 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Search by name' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Pay with a saved card' })).toBeVisible();
 });

@@ -6,7 +6,8 @@
  * sees no control either. A delete cancelled keeps the subscription; one deleted in another tab meanwhile is refused,
  * and the page says so. The delivery history filtered by status, in the URL: a receiver that accepts a run's start
  * and refuses its finish leaves one success and one pending retry, which turns failed when the subscription is
- * disabled; a subscription without deliveries and a status none has say so.
+ * disabled; a subscription without deliveries and a status none has say so. An endpoint URL the API refuses (with
+ * credentials, then not http or https): its message, the form kept as typed, nothing stored; corrected, created.
  */
 import { largePlaywrightReport, resultItem, testAdmin, WebhookReceiver } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
@@ -224,4 +225,54 @@ test('the deliveries filtered by status, kept in the URL; none yet, and none wit
   } finally {
     await receiver.close();
   }
+});
+
+test('an endpoint URL the API refuses (credentials in it, not http or https): its message, the form kept, nothing stored', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('owner');
+  const list = async () => (await api(t.token).get(`/${t.projectId}/webhooks`)).body;
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/webhooks`);
+  await expect(page.getByText('No webhook subscriptions yet.')).toBeVisible();
+  const url = page.getByLabel('Endpoint URL');
+  const create = page.getByRole('button', { name: 'Create subscription' });
+  await url.fill('https://bot:hunter2@hooks.example.com/assay');
+  await page.getByLabel('Run started').check();
+  await page.getByLabel('Only runs that').selectOption({ label: 'fail' });
+  await page.getByLabel('Description').fill('Chat notifications');
+  await create.click();
+  await expect(page.getByRole('alert')).toHaveText('Not created. Url: must not carry credentials');
+  await expect(page.getByLabel('Signing secret')).toHaveCount(0);
+  await expect(page.getByText('No webhook subscriptions yet.')).toBeVisible();
+  // What was typed and chosen is still there, to be corrected.
+  await expect(url).toHaveValue('https://bot:hunter2@hooks.example.com/assay');
+  await expect(page.getByLabel('Run started')).toBeChecked();
+  await expect(page.getByLabel('Run finished')).toBeChecked();
+  await expect(page.getByLabel('Only runs that')).toHaveValue('failed');
+  await expect(page.getByLabel('Description')).toHaveValue('Chat notifications');
+  await expectAccessible(page);
+  expect((await list()).pagination.total).toBe(0);
+
+  await url.fill('ftp://hooks.example.com/assay');
+  await create.click();
+  await expect(page.getByRole('alert')).toHaveText('Not created. Url: must use http or https');
+  expect((await list()).pagination.total).toBe(0);
+
+  // Corrected: created with every other choice as it was typed.
+  await url.fill('https://hooks.example.com/assay');
+  await create.click();
+  await expect(page.getByLabel('Signing secret')).toHaveText(/^whsec_/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /hooks\.example\.com\/assay/ })).toContainText('RUN_STARTED, RUN_FINISHED');
+  const stored = await list();
+  expect(stored.pagination.total).toBe(1);
+  expect(stored.data[0]).toMatchObject({
+    url: 'https://hooks.example.com/assay',
+    events: ['RUN_STARTED', 'RUN_FINISHED'],
+    conditions: { outcome: 'failed' },
+    description: 'Chat notifications',
+  });
 });
