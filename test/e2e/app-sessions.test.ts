@@ -127,7 +127,10 @@ describe('invitations and sign-in', () => {
     const limited = await browser().call('POST', `${APP}/login`, { email: u.email, password: PASSWORD });
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    // The message says the same wait, for the sign-in page (which shows the message, not the header).
+    expect(limited.body.error.message).toBe(`Too many sign-in attempts; try again in ${Math.ceil(retryAfter / 60)} minutes`);
   });
 });
 

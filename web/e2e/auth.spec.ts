@@ -232,7 +232,7 @@ test('ten wrong passwords lock the account: then even the right one is refused, 
   // The eleventh attempt, with the right password, is refused for a while, and the page says so (not "wrong
   // password").
   expect(await attempt(PASSWORD)).toBe(429);
-  await expect(alert).toContainText('Too many sign-in attempts');
+  await expect(alert).toHaveText(/^Too many sign-in attempts; try again in 1[45] minutes$/);
   await expect(alert).not.toContainText(/wrong/i);
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByLabel('Email')).toHaveValue(t.email);

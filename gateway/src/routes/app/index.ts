@@ -60,8 +60,12 @@ export default async function appApi(fastify: FastifyInstance, opts: AppApiOptio
       await Promise.all([perAccount.consume(email.trim().toLowerCase()), perAddress.consume(clientIp(request))]);
     } catch (err) {
       if (err instanceof RateLimiterRes) {
-        throw new AppError('RATE_LIMIT_EXCEEDED', 'Too many sign-in attempts; wait and try again', {
-          headers: { 'Retry-After': String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))) },
+        const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+        // The page shows the message, not the header: it says how long, in minutes once the wait is a minute or more.
+        const minutes = Math.ceil(seconds / 60);
+        const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+        throw new AppError('RATE_LIMIT_EXCEEDED', `Too many sign-in attempts; try again in ${wait}`, {
+          headers: { 'Retry-After': String(seconds) },
         });
       }
       throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
