@@ -9,21 +9,30 @@
 import { largePlaywrightReport, resultItem } from '@assay/testkit';
 import { api, detail, expect, expectAccessible, test } from './support/fixtures';
 
+type Project = { token: string; projectId: string };
+
+/** A CI job's ingestion call into `t`'s project: `path` under `/api/v1/ingest/{projectId}`, `body` sent as JSON. */
+const ingestInto = (t: Project) => (path: string, body: unknown) =>
+  api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
+    rawBody: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+
+/** Analytics folds finished runs from Kafka: waits until the window of `days` counts `runs` of them. */
+async function folded(t: Project, runs: number, days: number): Promise<void> {
+  await expect(async () => {
+    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=${days}`);
+    expect(s.body.data.totals.runs).toBe(runs);
+  }).toPass({ timeout: 60_000 });
+}
+
 test('dashboard, summary, performance, explorer and spec health over two runs', async ({ page, tenant, signIn }) => {
   test.setTimeout(120_000);
   const t = await tenant('member');
   for (let i = 0; i < 2; i++) {
-    const res = await api(t.token).request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-      rawBody: JSON.stringify(largePlaywrightReport(100)),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(res.status).toBe(201);
+    expect((await ingestInto(t)('/playwright', largePlaywrightReport(100))).status).toBe(201);
   }
-  // Analytics folds finished runs from Kafka: wait until both are in.
-  await expect(async () => {
-    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
-    expect(s.body.data.totals.runs).toBe(2);
-  }).toPass({ timeout: 60_000 });
+  await folded(t, 2, 7);
 
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}`);
@@ -116,11 +125,7 @@ test('a project without runs shows empty states', async ({ page, tenant, signIn 
 test('the dashboard shows a running run with its results as they stream in, until it finishes', async ({ page, tenant, signIn }) => {
   test.setTimeout(60_000);
   const t = await tenant('member');
-  const ingest = (path: string, body: unknown) =>
-    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
-      rawBody: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
+  const ingest = ingestInto(t);
   const result = (title: string, status: 'passed' | 'failed') => resultItem('cart.spec.ts', ['cart', title], status);
   const started = await ingest('/runs', {
     metadata: { git: { branch: 'feature/live', commit: { hash: 'abc123', message: 'wip', author: 'Ada' } }, environment: 'staging' },
@@ -151,11 +156,7 @@ test("the explorer's sort: by runs, failure rate, flaky rate and p95, highest or
 }) => {
   test.setTimeout(120_000);
   const t = await tenant('member');
-  const ingest = (path: string, body: unknown) =>
-    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
-      rawBody: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
+  const ingest = ingestInto(t);
   // Four tests over four runs, each key ordering them differently (and none alphabetically):
   //   test              runs  failed       flaky        duration
   //   opens the cart    4     1 (25%)      3 (75%)      100 ms
@@ -193,10 +194,7 @@ test("the explorer's sort: by runs, failure rate, flaky rate and p95, highest or
     expect((await ingest(`/runs/${runId}/results`, { results: tests.flatMap(([title, how]) => outcome(title, how)) })).status).toBe(200);
     expect((await ingest(`/runs/${runId}/finish`, {})).status).toBe(200);
   }
-  await expect(async () => {
-    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
-    expect(s.body.data.totals.runs).toBe(4);
-  }).toPass({ timeout: 60_000 });
+  await folded(t, 4, 7);
 
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/test-case-explorer`);
@@ -236,11 +234,7 @@ test('the window switch: a run 20 days old counts over 30 and 90 days, not over 
 }) => {
   test.setTimeout(120_000);
   const t = await tenant('member');
-  const ingest = (path: string, body: unknown) =>
-    api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
-      rawBody: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
+  const ingest = ingestInto(t);
   // A reporter sends when its run started: one run 20 days ago (a failure), one today (a pass).
   for (const [daysAgo, title, status] of [
     [20, 'ships abroad', 'failed'],
@@ -255,10 +249,7 @@ test('the window switch: a run 20 days old counts over 30 and 90 days, not over 
     const endTime = new Date(startTime.getTime() + 60_000).toISOString();
     expect((await ingest(`/runs/${runId}/finish`, { endTime })).status).toBe(200);
   }
-  await expect(async () => {
-    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=30`);
-    expect(s.body.data.totals.runs).toBe(2);
-  }).toPass({ timeout: 60_000 });
+  await folded(t, 2, 30);
 
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/analytics`);
@@ -298,15 +289,8 @@ test("the performance list: a search without a match says so; a page past the li
 }) => {
   test.setTimeout(120_000);
   const t = await tenant('member');
-  const res = await api(t.token).request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-    rawBody: JSON.stringify(largePlaywrightReport(3)),
-    headers: { 'content-type': 'application/json' },
-  });
-  expect(res.status).toBe(201);
-  await expect(async () => {
-    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=7`);
-    expect(s.body.data.totals.runs).toBe(1);
-  }).toPass({ timeout: 60_000 });
+  expect((await ingestInto(t)('/playwright', largePlaywrightReport(3))).status).toBe(201);
+  await folded(t, 1, 7);
 
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/analytics/performance`);
