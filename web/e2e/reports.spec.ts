@@ -5,6 +5,7 @@
  * within the minute is refused, the page says so and when to try again, and the first report still downloads.
  */
 import { startPrivateGateway, testAdmin } from '@assay/testkit';
+import type { Request } from '@playwright/test';
 import { expect, expectAccessible, test } from './support/fixtures';
 
 test('generate a report, wait for it, download the PDF', async ({ page, tenant, signIn }) => {
@@ -61,7 +62,12 @@ test('a second PDF within the minute is refused: the page says when to try again
 
     await page.getByRole('link', { name: 'Generate another report' }).click();
     await page.getByLabel('Window').selectOption('7');
-    const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/reports'));
+    const isCreate = (r: Request) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/reports');
+    let creates = 0;
+    page.on('request', (r) => {
+      if (isCreate(r)) creates += 1;
+    });
+    const answer = page.waitForResponse((r) => isCreate(r.request()));
     await page.getByRole('button', { name: 'Generate report' }).click();
     const refused = await answer;
     expect(refused.status()).toBe(429);
@@ -76,6 +82,7 @@ test('a second PDF within the minute is refused: the page says when to try again
     expect(wait).toBeLessThanOrEqual(retryAfter);
     // It counts down (a second later it says less), without the page asking the API again.
     await expect(when).not.toHaveText(`Try again in ${wait} s.`);
+    expect(creates).toBe(1);
     // Nothing half-made: the form stays, with no report page and no download.
     await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/reports$`));
     await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(0);
