@@ -70,18 +70,36 @@ describe('manual test suites', () => {
     if (status === 400) expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
-  it("an empty or blank name is refused in the words the services use, not the validator's", async () => {
-    for (const name of ['', '   ']) {
-      const res = await create({ name });
-      expect([res.status, res.body.error]).toEqual([
-        400,
-        {
-          code: 'VALIDATION_ERROR',
-          message: 'body.name: must not be empty',
-          details: [{ path: 'body.name', message: 'must not be empty' }],
-        },
-      ]);
-    }
+  it.each<[string, unknown, string, string]>([
+    ['an empty name', { name: '' }, 'body.name', 'must not be empty'],
+    ['a blank name', { name: '   ' }, 'body.name', 'must not be empty'],
+    ['a name of 501 characters', { name: 'n'.repeat(501) }, 'body.name', 'must be at most 500 characters'],
+    [
+      'a description of 2001 characters',
+      { name: 'd', description: 'd'.repeat(2001) },
+      'body.description',
+      'must be at most 2000 characters',
+    ],
+  ])("%s is refused in the words the services use, not the validator's", async (_label, body, path, message) => {
+    const res = await create(body);
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION_ERROR', message: `${path}: ${message}`, details: [{ path, message }] },
+    ]);
+  });
+
+  it('an update naming no field is refused with that reason', async () => {
+    const made = await create({ name: 'Kept' });
+    expect(made.status).toBe(201);
+    const res = await testApi(t.token).patch(`/${t.projectId}/manual-test-suites/${made.body.data._id}`, {});
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        message: 'body: must name at least one field',
+        details: [{ path: 'body', message: 'must name at least one field' }],
+      },
+    ]);
   });
 
   it('lists root suites with nested children, in order, without internal fields', async () => {

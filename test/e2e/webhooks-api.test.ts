@@ -142,6 +142,13 @@ describe('webhook subscriptions API', () => {
     }
   });
 
+  it("an empty event list and an over-long url are refused in plain words (not the validator's)", async () => {
+    const empty = await create({ url: URL_OK, events: [] });
+    expect(empty.body.error.details).toEqual([{ path: 'body.events', message: 'must not be empty' }]);
+    const long = await create({ url: longUrl(2049), events: ['RUN_FINISHED'] });
+    expect(long.body.error.details).toContainEqual({ path: 'body.url', message: 'must be at most 2048 characters' });
+  });
+
   it.each([
     'http://127.0.0.1:8080/hook',
     'http://localhost/hook',

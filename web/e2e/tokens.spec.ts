@@ -113,7 +113,7 @@ test('chosen projects with none ticked: refused with the reason, the form keeps 
   await page.getByLabel('Chosen projects').check();
   await page.getByRole('button', { name: 'Create token' }).click();
   const alert = page.getByRole('alert');
-  // In the user's words, not the schema's ("Projects: must NOT have fewer than 1 items").
+  // With what to do, not only what is wrong (the API's "Projects: must not be empty").
   await expect(alert).toHaveText('Not created. Tick at least one project, or choose all of them.');
   await expect(page.getByLabel('Token secret')).toHaveCount(0);
   // Nothing typed is lost: the user ticks a project and sends the same form again.

@@ -28,14 +28,33 @@ function issuePath(context: string, issue: AjvIssue): string {
 }
 
 function issueMessage(issue: AjvIssue): string {
-  if (issue.keyword === 'additionalProperties') return `unknown property "${String(issue.params.additionalProperty)}"`;
-  if (issue.keyword === 'required') return 'is required';
-  // A blank name: the services' words for it, not the validator's (`must match pattern "\S"`, `must NOT have fewer
-  // than 1 characters`), which a person reads next to the form that sent it.
-  if ((issue.keyword === 'pattern' && issue.params.pattern === NOT_BLANK) || (issue.keyword === 'minLength' && issue.params.limit === 1))
-    return 'must not be empty';
-  if (issue.keyword === 'enum')
-    return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  const limit = Number(issue.params.limit);
+  // Lengths, counts and blank names in the services' words, not the validator's (`must match pattern "\S"`, `must
+  // NOT have fewer than 1 items`): the web app shows them next to the form that sent them.
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return `unknown property "${String(issue.params.additionalProperty)}"`;
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern':
+      if (issue.params.pattern === NOT_BLANK) return 'must not be empty';
+      break;
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`;
+    case 'maxLength':
+      return `must be at most ${limit} characters`;
+    case 'minItems':
+      return limit === 1 ? 'must not be empty' : `must have at least ${limit} items`;
+    case 'maxItems':
+      return `must have at most ${limit} items`;
+    case 'minProperties':
+      if (limit === 1) return 'must name at least one field';
+      break;
+    default:
+      break;
+  }
   return issue.message ?? 'is invalid';
 }
 

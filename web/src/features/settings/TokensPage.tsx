@@ -87,8 +87,8 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
   const queryClient = useQueryClient();
   const create = $api.useMutation('post', TOKENS);
   const [scope, setScope] = useState<'all' | 'some'>('all');
-  // "Chosen projects" with none ticked: said here, in the user's words (the API would answer "must NOT have fewer
-  // than 1 items").
+  // "Chosen projects" with none ticked: said before sending, with what to do (the API answers "Projects: must not be
+  // empty").
   const [noneChosen, setNoneChosen] = useState(false);
   const projects = account.data?.data.projects ?? [];
 
