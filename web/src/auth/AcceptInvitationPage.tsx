@@ -1,18 +1,21 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { $api, errorMessage } from '../api/client';
+import { $api } from '../api/client';
 import { PAGES } from '../app/paths';
 import { Page } from '../ui/Page';
-import { takeFragmentToken, useSignedIn } from './session';
+import { linkRefusal, useFragmentToken, useSignedIn } from './session';
 
 const MIN_LENGTH = 12;
 
 /** The invitation link (`/accept-invitation#token=…`): the user chooses a password and is signed in. */
 export function AcceptInvitationPage() {
-  const [token] = useState(takeFragmentToken);
+  const token = useFragmentToken();
   const [mismatch, setMismatch] = useState(false);
   const signedIn = useSignedIn();
   const accept = $api.useMutation('post', '/api/v1/app/invitations/accept', { onSuccess: (res) => signedIn(res.data, '/') });
+  // Another link opened in this tab: what was said of the previous one no longer holds.
+  const { reset } = accept;
+  useEffect(() => reset(), [token, reset]);
   const password = useId();
   const confirm = useId();
   const hint = useId();
@@ -52,7 +55,7 @@ export function AcceptInvitationPage() {
             <input id={confirm} name="confirm" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
             {mismatch || accept.error ? (
               <p className="callout callout-error" role="alert">
-                {mismatch ? 'The two passwords differ.' : errorMessage(accept.error)}
+                {mismatch ? 'The two passwords differ.' : linkRefusal(accept.error, 'invitation link')}
               </p>
             ) : null}
             <button type="submit" className="button button-primary" disabled={accept.isPending}>

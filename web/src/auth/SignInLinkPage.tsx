@@ -1,21 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { $api, errorMessage } from '../api/client';
+import { $api } from '../api/client';
 import { PAGES } from '../app/paths';
 import { Page } from '../ui/Page';
 import { Loading } from '../ui/states';
-import { takeFragmentToken, useSignedIn } from './session';
+import { linkRefusal, sentence, useFragmentToken, useSignedIn } from './session';
 
 /** A one-time sign-in link (`/sign-in#token=…`, printed by `make up` and `user:sign-in-link`): used at once. */
 export function SignInLinkPage() {
-  const [token] = useState(takeFragmentToken);
+  const token = useFragmentToken();
   const signedIn = useSignedIn();
   const use = $api.useMutation('post', '/api/v1/app/sign-in-links/use', { onSuccess: (res) => signedIn(res.data, '/') });
-  const sent = useRef(false);
+  const sent = useRef<string>(undefined);
   useEffect(() => {
-    // Once only (React runs effects twice in development; the link is single-use).
-    if (token && !sent.current) {
-      sent.current = true;
+    // Once per link (React runs effects twice in development; the link is single-use).
+    if (token && sent.current !== token) {
+      sent.current = token;
       use.mutate({ body: { token } });
     }
   }, [token, use]);
@@ -25,7 +25,8 @@ export function SignInLinkPage() {
       <Page title="Signing you in">
         {!token || use.error ? (
           <p className="callout callout-error" role="alert">
-            {token ? errorMessage(use.error) : 'This link is incomplete.'} <Link to={PAGES.login}>Sign in with your password</Link>.
+            {token ? sentence(linkRefusal(use.error, 'sign-in link')) : 'This link is incomplete.'}{' '}
+            <Link to={PAGES.login}>Sign in with your password</Link>.
           </p>
         ) : (
           <Loading label="Signing you in…" />
