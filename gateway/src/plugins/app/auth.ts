@@ -148,7 +148,9 @@ export const authorizePlugin = fp(
       const projectId = mode === 'upload-key' ? (auth.token.projectId ?? '') : pathProjectId(request.params);
       // Not an id at all: no lookup needed to know the token does not cover it.
       const project = ID_PATTERN.test(projectId) ? await opts.authenticator.projectAccess(auth, projectId) : undefined;
-      if (!project || !project.covered) throw new AppError('NOT_FOUND', 'Project not found or not accessible to this token');
+      // A person signed in to the app holds no token: the message names what they hold.
+      if (!project || !project.covered)
+        throw new AppError('NOT_FOUND', `Project not found or not accessible to ${auth.session ? 'your account' : 'this token'}`);
       auth.project = project;
       auth.principal = {
         tokenId: auth.token.id,

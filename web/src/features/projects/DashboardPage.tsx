@@ -32,16 +32,19 @@ export function DashboardPage() {
   if (dashboard.error) return <Page title="Dashboard">{<ErrorView error={dashboard.error} />}</Page>;
   const d = dashboard.data.data;
   const c = d.runCounts;
+  // Without a test result there is no rate and no average (the API answers 0: a pass rate of 0.0% read as "all failed").
+  const ran = d.totals.executions > 0;
+  const rate = (value: number) => formatPercent(ran ? value : null);
   return (
     <Page title="Dashboard" subtitle={`Last ${d.days} days (${d.from} to ${d.until})`}>
       <Figures
         label="Figures of the last 30 days"
         items={[
           ['Runs', formatCount(c.total)],
-          ['Pass rate', formatPercent(d.totals.passRate)],
-          ['Flaky rate', formatPercent(d.totals.flakyRate)],
+          ['Pass rate', rate(d.totals.passRate)],
+          ['Flaky rate', rate(d.totals.flakyRate)],
           ['Test results', formatCount(d.totals.executions)],
-          ['Average test duration', formatDuration(d.totals.avgDuration)],
+          ['Average test duration', formatDuration(ran ? d.totals.avgDuration : null)],
         ]}
       />
       <section aria-labelledby="active-title">
