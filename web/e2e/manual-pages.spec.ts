@@ -470,7 +470,7 @@ test("a release's parent and sub-releases link both ways; a move under its own s
   const form = page.getByRole('form', { name: 'Save release' });
   await form.getByLabel('Parent release').selectOption({ label: '4.0.1' });
   await form.getByRole('button', { name: 'Save release' }).click();
-  await expect(form.getByRole('alert')).toHaveText('Not saved. Parent release id: is the release itself or one of its sub-releases');
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Parent release ID: is the release itself or one of its sub-releases');
   await expect(form.getByLabel('Parent release')).toHaveValue(first._id);
   await expect(detail(page, 'Parent release')).toHaveText('—');
   await expect(children.getByRole('listitem')).toHaveCount(2);

@@ -84,7 +84,7 @@ test('edit a run: nothing changed, a linked issue and a link the API refuses (no
   await form.getByLabel('Link title 1').fill('Build 1842');
   await form.getByLabel('Link URL 1').fill('javascript:alert(1)');
   await save.click();
-  await expect(form.getByRole('alert')).toHaveText('Not saved. Links #1 url: must be an http or https URL');
+  await expect(form.getByRole('alert')).toHaveText('Not saved. Links #1 URL: must be an http or https URL');
   await expect(detail(page, 'Links')).toHaveText('—');
   await expect(detail(page, 'Linked issues')).toHaveText('None');
   const refused = await getRun();
@@ -181,7 +181,7 @@ test("a case's assignee by e-mail: a non-member refused, a member assigned, then
 
   await email.fill('nobody@example.com');
   await assign.click();
-  await expect(page.getByRole('alert')).toHaveText("Not assigned. Assignee user id: is not a member of the project's organization");
+  await expect(page.getByRole('alert')).toHaveText("Not assigned. Assignee user ID: is not a member of the project's organization");
   await expect(assignee).toHaveText('Assignee: nobody');
   await expect(email).toHaveValue('nobody@example.com');
   expect((await getCase('TC-1')).assignee).toBeNull();

@@ -260,7 +260,7 @@ test('"Edit suite": a rename saved; a move deeper than 6 levels refused with its
   await form.getByLabel('Suite name').fill('Wallets');
   await form.getByLabel('Parent suite').selectOption(chain[4]!);
   await form.getByRole('button', { name: 'Save suite' }).click();
-  await expect(form.getByRole('alert')).toContainText('Parent suite id: nesting depth would be 7 (max 6)');
+  await expect(form.getByRole('alert')).toContainText('Parent suite ID: nesting depth would be 7 (max 6)');
   await expectAccessible(page);
   const after = await api(t.token).get(`/${t.projectId}/manual-test-suites`);
   const paymentsNow = after.body.data.find((s: { _id: string }) => s._id === payments);

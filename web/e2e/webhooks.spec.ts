@@ -244,7 +244,7 @@ test('an endpoint URL the API refuses (credentials in it, not http or https): it
   await page.getByLabel('Only runs that').selectOption({ label: 'fail' });
   await page.getByLabel('Description').fill('Chat notifications');
   await create.click();
-  await expect(page.getByRole('alert')).toHaveText('Not created. Url: must not carry credentials');
+  await expect(page.getByRole('alert')).toHaveText('Not created. URL: must not carry credentials');
   await expect(page.getByLabel('Signing secret')).toHaveCount(0);
   await expect(page.getByText('No webhook subscriptions yet.')).toBeVisible();
   // What was typed and chosen is still there, to be corrected.
@@ -258,7 +258,7 @@ test('an endpoint URL the API refuses (credentials in it, not http or https): it
 
   await url.fill('ftp://hooks.example.com/assay');
   await create.click();
-  await expect(page.getByRole('alert')).toHaveText('Not created. Url: must use http or https');
+  await expect(page.getByRole('alert')).toHaveText('Not created. URL: must use http or https');
   expect((await list()).pagination.total).toBe(0);
 
   // Corrected: created with every other choice as it was typed.

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { verifySignature } from '@assay/webhook-verify';
 import { loadWebhooksConfig } from '../src/config';
 import { generateSecret, SecretBox } from '../src/domain/secrets';
-import { NOT_A_PUBLIC_TARGET, refusedLiteral, refusedRange } from '../src/domain/ssrf';
+import { NOT_A_PUBLIC_TARGET, rangeInWords, refusedLiteral, refusedRange } from '../src/domain/ssrf';
 import { Sender } from '../src/domain/sender';
 import { eventsToProto } from '@assay/contracts/webhooks/webhooks';
 import { eventsOf } from '../src/domain/rules';
@@ -132,6 +132,16 @@ describe('SSRF guard', () => {
     expect(refusedLiteral('[::1]')).toBe('loopback');
     expect(refusedLiteral('127.0.0.1')).toBe('loopback');
     expect(refusedLiteral('example.com')).toBeUndefined();
+  });
+
+  it("names a refused range in words, not the address library's identifiers", () => {
+    expect(['169.254.169.254', '100.64.0.1', 'fd12::1', '10.1.2.3', '::1'].map((a) => rangeInWords(refusedRange(a)!))).toEqual([
+      'link-local',
+      'carrier-grade NAT',
+      'unique-local',
+      'private',
+      'loopback',
+    ]);
   });
 });
 

@@ -2,8 +2,8 @@ import { errorMessage, isErrorEnvelope } from '../api/client';
 
 /**
  * `body.steps.0.subSteps.1.action` → "Step 1.2 action"; `body.endDate` → "End date"; `body.customFields.price.EUR`
- * → "Custom fields price.EUR". The API names the invalid field by its path; a person reads the field's name. A custom
- * field's key is the user's own text, dots and capitals included, so it is kept as written.
+ * → "Custom fields price.EUR"; `body.url` → "URL". The API names the invalid field by its path; a person reads the
+ * field's name. A custom field's key is the user's own text, dots and capitals included, so it is kept as written.
  */
 export function fieldName(path: string): string {
   const parts = path.split('.').filter((p) => p !== 'body' && p !== 'query');
@@ -22,7 +22,13 @@ export function fieldName(path: string): string {
       out.push('custom fields', parts.slice(i + 1).join('.'));
       break;
     } else if (/^\d+$/.test(part)) out.push(`#${Number(part) + 1}`);
-    else out.push(part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+    else
+      out.push(
+        part
+          .replace(/([a-z])([A-Z])/g, '$1 $2')
+          .toLowerCase()
+          .replace(/\b(url|id|ci)\b/g, (w) => w.toUpperCase()),
+      );
   }
   const text = out.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -46,6 +46,21 @@ export function refusedRange(address: string): string | undefined {
   return undefined;
 }
 
+/** ipaddr.js names ranges in camelCase (`linkLocal`, `carrierGradeNat`); a person reads words. */
+const RANGE_WORDS: Record<string, string> = {
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  deprecatedSiteLocal: 'site-local',
+  rfc6145: 'IPv4-translated',
+  rfc6052: 'NAT64',
+};
+
+/** A refused range as a person reads it: `linkLocal` → "link-local", `private` as it is. */
+export function rangeInWords(range: string): string {
+  return RANGE_WORDS[range] ?? range.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
 /** For a URL host that is an IP literal (`[::1]` included): the refused range, else undefined. */
 export function refusedLiteral(hostname: string): string | undefined {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

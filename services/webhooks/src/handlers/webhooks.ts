@@ -21,7 +21,7 @@ import {
 } from '@assay/contracts/webhooks/values';
 import type { Wiring } from '../wiring';
 import { generateSecret } from '../domain/secrets';
-import { refusedLiteral } from '../domain/ssrf';
+import { rangeInWords, refusedLiteral } from '../domain/ssrf';
 import { checkDescription, checkUrlShape, enumValue, eventsOf } from '../domain/rules';
 import { deliveryStatus, outcome as outcomes, source as sources, webhookEvent } from '@assay/contracts/webhooks/webhooks';
 import { paging, pageInfo } from '@assay/service-kit';
@@ -103,7 +103,7 @@ export function webhookHandlers(w: Wiring): Rpcs {
       const range = refusedLiteral(parsed.hostname);
       if (range || parsed.hostname === 'localhost' || parsed.hostname.endsWith('.localhost')) {
         throw validation('url must point at a public address', [
-          { path: 'body.url', message: `must point at a public address (this host is ${range ?? 'loopback'})` },
+          { path: 'body.url', message: `must point at a public address (this host is ${range ? rangeInWords(range) : 'loopback'})` },
         ]);
       }
     }
