@@ -7,24 +7,8 @@
  * without a match and a page past its end.
  */
 import { largePlaywrightReport, resultItem } from '@assay/testkit';
-import { api, detail, expect, expectAccessible, test } from './support/fixtures';
-
-type Project = { token: string; projectId: string };
-
-/** A CI job's ingestion call into `t`'s project: `path` under `/api/v1/ingest/{projectId}`, `body` sent as JSON. */
-const ingestInto = (t: Project) => (path: string, body: unknown) =>
-  api(t.token).request('POST', `/api/v1/ingest/${t.projectId}${path}`, {
-    rawBody: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-
-/** Analytics folds finished runs from Kafka: waits until the window of `days` counts `runs` of them. */
-async function folded(t: Project, runs: number, days: number): Promise<void> {
-  await expect(async () => {
-    const s = await api(t.token).get(`/${t.projectId}/analytics/summary?days=${days}`);
-    expect(s.body.data.totals.runs).toBe(runs);
-  }).toPass({ timeout: 60_000 });
-}
+import { detail, expect, expectAccessible, test } from './support/fixtures';
+import { folded, ingestInto } from './support/ingest';
 
 test('dashboard, summary, performance, explorer and spec health over two runs', async ({ page, tenant, signIn }) => {
   test.setTimeout(120_000);

@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 
-/** Previous/next for a paged list (the API's pagination envelope); the page lives in the URL. */
+/**
+ * Previous/next for a paged list (the API's pagination envelope); the page lives in the URL. None past the list's
+ * end: not "Page 9 of 6" with a Previous to another empty page, but `EmptyPageText`'s way back to the first page.
+ */
 export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagination'] | undefined; onPage: (page: number) => void }) {
   if (!pagination || (!pagination.hasNext && !pagination.hasPrev)) return null;
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
+  if (pagination.page > pages) return null;
   return (
     <nav className="pagination" aria-label="Pages">
       <button type="button" className="button" disabled={!pagination.hasPrev} onClick={() => onPage(pagination.page - 1)}>
@@ -18,6 +22,15 @@ export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagina
       </button>
     </nav>
   );
+}
+
+/**
+ * The page a URL's `page` asks for: an integer from 1 to the API's highest (1,000,000), else the first. A page
+ * typed as -1, 1.5 or 99999999 was sent as it was, and the API's 400 left the list a dead end.
+ */
+export function pageNumber(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1;
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * `/projects/:projectId/test-case-explorer` — tests by health over the window: flaky, failing, slow or stable
- * (the API's classification), sorted by flaky rate, failure rate, p95 or runs; status, sort, order and page in the
- * URL; each test links to its history.
+ * (the API's classification), sorted by flaky rate, failure rate, p95 or runs, 10, 25 or 50 a page; status, sort,
+ * order, page size and page in the URL; each test links to its history.
  */
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { useSearchState } from '../../ui/search-state';
 import { ErrorView, Loading } from '../../ui/states';
 import { TestsTable } from './components/TestsTable';
@@ -20,16 +20,19 @@ const SORTS = [
   ['p95_duration', 'p95 duration'],
   ['executions', 'Runs'],
 ] as const;
+/** The page sizes the explorer's endpoint accepts (spec §4.1: not 100, unlike the other lists). */
+const PAGE_SIZES = [10, 25, 50] as const;
 
 export function ExplorerPage() {
   const { projectId = '' } = useParams();
-  const [q, set] = useSearchState(['days', 'status', 'sortBy', 'order', 'page'] as const);
+  const [q, set] = useSearchState(['days', 'status', 'sortBy', 'order', 'limit', 'page'] as const);
   const days = windowOf(q.days);
   const status = STATUSES.find((s) => s === q.status);
   const sortBy = SORTS.find(([k]) => k === q.sortBy)?.[0];
   const order = q.order === 'asc' ? 'asc' : q.order === 'desc' ? 'desc' : undefined;
+  const limit = PAGE_SIZES.find((s) => String(s) === q.limit) ?? 25;
   const tests = $api.useQuery('get', '/api/v1/public/{projectId}/test-case-explorer', {
-    params: { path: { projectId }, query: { days, status, sortBy, order, page: Number(q.page) || 1, limit: 25 } },
+    params: { path: { projectId }, query: { days, status, sortBy, order, page: pageNumber(q.page), limit } },
   });
   return (
     <Page title="Test case explorer" subtitle="Tests by health: flaky, failing, slow or stable">
@@ -63,6 +66,16 @@ export function ExplorerPage() {
             <option value="">Default</option>
             <option value="desc">Highest first</option>
             <option value="asc">Lowest first</option>
+          </select>
+        </label>
+        <label>
+          Per page
+          <select value={limit} onChange={(e) => set({ limit: e.target.value === '25' ? undefined : e.target.value, page: undefined })}>
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
           </select>
         </label>
       </div>

@@ -6,7 +6,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
-import { EmptyPageText } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber } from '../../ui/Pagination';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -29,7 +29,7 @@ export function PerformancePage() {
     () => (perf.data?.data ?? []).filter((t) => !query || `${t.title}\n${t.file}`.toLowerCase().includes(query)),
     [perf.data, query],
   );
-  const page = Math.max(1, Number(q.page) || 1);
+  const page = pageNumber(q.page);
   const shown = rows.slice((page - 1) * PAGE, page * PAGE);
   return (
     <Page title="Performance" subtitle="Duration percentiles of every test, slowest p95 first">

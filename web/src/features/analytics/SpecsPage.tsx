@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -15,7 +15,7 @@ export function SpecsPage() {
   const [q, set] = useSearchState(['days', 'page'] as const);
   const days = windowOf(q.days);
   const specs = $api.useQuery('get', '/api/v1/public/{projectId}/specs', {
-    params: { path: { projectId }, query: { days, page: Number(q.page) || 1, limit: 50 } },
+    params: { path: { projectId }, query: { days, page: pageNumber(q.page), limit: 50 } },
   });
   return (
     <Page title="Spec health" subtitle="Each spec file's results over the window">

@@ -12,7 +12,7 @@ import { $api, type Schemas } from '../../api/client';
 import { useAccount, useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime, formatDuration } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -29,7 +29,7 @@ import { StepsView } from './components/StepsView';
 import { VerdictBadge } from './components/VerdictBadge';
 import { P, useRefresh, useReleaseOptions, type Release } from './data';
 import { Tags } from './components/Tags';
-import { pageNumber, splitList, valueLabel, VERDICT_KEYS, VERDICTS, type Verdict } from './values';
+import { splitList, valueLabel, VERDICT_KEYS, VERDICTS, type Verdict } from './values';
 import './manual.css';
 
 type Run = Schemas['ManualRun'];

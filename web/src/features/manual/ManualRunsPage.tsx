@@ -10,7 +10,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -22,7 +22,7 @@ import { textToHtml } from './components/RichText';
 import { RunProgress } from './components/RunProgress';
 import type { Suite } from './components/SuiteTree';
 import { P, useRefresh, useReleaseOptions, useSuites } from './data';
-import { pageNumber, pageSize, splitList } from './values';
+import { pageSize, splitList } from './values';
 import './manual.css';
 
 export function ManualRunsPage() {

@@ -8,7 +8,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDate } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -17,7 +17,7 @@ import { TextField } from './components/fields';
 import { EMPTY_RELEASE, ReleaseForm, releaseCreateBody } from './components/ReleaseForm';
 import { releaseStatus } from './components/ReleaseSelect';
 import { P, useRefresh, useReleaseOptions } from './data';
-import { pageNumber, pageSize, valueLabel } from './values';
+import { pageSize, valueLabel } from './values';
 import './manual.css';
 
 export function ReleasesPage() {

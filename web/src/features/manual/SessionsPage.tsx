@@ -8,7 +8,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -16,7 +16,7 @@ import { OpenBadge } from './components/OpenBadge';
 import { EMPTY_SESSION, SessionForm, sessionCreateBody } from './components/SessionForm';
 import { P, useRefresh, useReleaseOptions } from './data';
 import { Tags } from './components/Tags';
-import { pageNumber, pageSize } from './values';
+import { pageSize } from './values';
 import './manual.css';
 
 export function SessionsPage() {

@@ -10,7 +10,7 @@ import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
@@ -25,7 +25,6 @@ import {
   CASE_TYPES,
   LAYERS,
   PAGE_SIZES,
-  pageNumber,
   pageSize,
   PRIORITIES,
   SEVERITIES,

@@ -62,11 +62,6 @@ export function pageSize(value: string | undefined, fallback: PageSize = 25): Pa
   return PAGE_SIZES.find((s) => String(s) === value) ?? fallback;
 }
 
-export function pageNumber(value: string | undefined): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
-
 const WORDS: Record<string, string> = { e2e: 'E2E', api: 'API', ios: 'iOS', not_set: 'Not set' };
 
 /** `not_set` → "Not set", `e2e` → "E2E", `high` → "High". */

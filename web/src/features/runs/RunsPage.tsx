@@ -9,7 +9,7 @@ import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, Pagination } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -39,7 +39,7 @@ export function RunsPage() {
       params: {
         path: { projectId },
         query: {
-          page: Number(q.page) || 1,
+          page: pageNumber(q.page),
           limit: LIMIT,
           branch: q.branch || undefined,
           environment: q.environment || undefined,

@@ -12,6 +12,7 @@ import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { FormError } from '../../ui/FormError';
 import { Page } from '../../ui/Page';
+import { pageNumber } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
@@ -27,10 +28,11 @@ export function WebhookPage() {
   const navigate = useNavigate();
   const [q, set] = useSearchState(['status', 'page'] as const);
   const status = STATUSES.find((s) => s === q.status);
+  const page = pageNumber(q.page);
   const path = { projectId, webhookId };
   const webhook = $api.useQuery('get', WEBHOOK, { params: { path } });
   const deliveries = $api.useQuery('get', '/api/v1/public/{projectId}/webhooks/{webhookId}/deliveries', {
-    params: { path, query: { page: Number(q.page) || 1, limit: 25, status } },
+    params: { path, query: { page, limit: 25, status } },
   });
   const update = $api.useMutation('patch', WEBHOOK);
   const remove = $api.useMutation('delete', WEBHOOK);
@@ -179,20 +181,10 @@ export function WebhookPage() {
             </tbody>
           </table>
           <nav className="pagination" aria-label="Delivery pages">
-            <button
-              type="button"
-              className="button"
-              disabled={(Number(q.page) || 1) <= 1}
-              onClick={() => set({ page: (Number(q.page) || 1) - 1 })}
-            >
+            <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
               Newer
             </button>
-            <button
-              type="button"
-              className="button"
-              disabled={!deliveries.data.pagination.hasMore}
-              onClick={() => set({ page: (Number(q.page) || 1) + 1 })}
-            >
+            <button type="button" className="button" disabled={!deliveries.data.pagination.hasMore} onClick={() => set({ page: page + 1 })}>
               Older
             </button>
           </nav>
