@@ -13,7 +13,8 @@ import { expect, expectAccessible, test } from './support/fixtures';
 
 const PASSWORD = 'correct horse battery staple';
 const USED = 'This sign-in link is unknown, used or expired';
-const INVITATION_USED = 'This invitation link is unknown, used or expired; ask for a new one';
+const INVITATION_USED =
+  'This invitation link is unknown, used or expired; ask for a new one. If you chose your password with it already, sign in.';
 const DAMAGED = (link: string) => `This ${link} is damaged; open it again exactly as you received it, or ask for a new one`;
 const tokenOf = (url: string) => new URL(url).hash.replace(/^#token=/, '');
 
@@ -79,7 +80,10 @@ test('an invitation used once, or never issued: the page says so and what to do,
   for (const [url, said] of [
     [invitation.url, INVITATION_USED],
     [`${origin}/accept-invitation#token=${'A'.repeat(43)}`, INVITATION_USED],
-    [`${origin}/accept-invitation#token=${tokenOf(invitation.url).repeat(4)}`, DAMAGED('invitation link')],
+    [
+      `${origin}/accept-invitation#token=${tokenOf(invitation.url).repeat(4)}`,
+      `${DAMAGED('invitation link')}. If you chose your password with it already, sign in.`,
+    ],
   ]) {
     await openSignedOut(page, url!);
     await expect(page.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
@@ -94,6 +98,9 @@ test('an invitation used once, or never issued: the page says so and what to do,
   // The password chosen the first time stands; the one typed since was set by none of these.
   expect(await signInStatus(page, t.email, `${PASSWORD} again`)).toBe(401);
   expect(await signInStatus(page, t.email, PASSWORD)).toBe(200);
+  // The way out for someone who did choose a password: the sign-in page.
+  await page.getByRole('alert').getByRole('link', { name: 'sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Assay' })).toBeVisible();
 });
 
 test('an expired sign-in link says so and signs nobody in; a new link works', async ({ page, tenant }) => {

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { $api } from '../api/client';
+import { $api, isErrorEnvelope } from '../api/client';
 import { PAGES } from '../app/paths';
 import { Page } from '../ui/Page';
-import { linkRefusal, useFragmentToken, useSignedIn } from './session';
+import { linkRefusal, sentence, useFragmentToken, useSignedIn } from './session';
 
 const MIN_LENGTH = 12;
 
@@ -16,6 +16,9 @@ export function AcceptInvitationPage() {
   // Another link opened in this tab: what was said of the previous one no longer holds.
   const { reset } = accept;
   useEffect(() => reset(), [token, reset]);
+  // The link refused, not the password: someone who chose theirs with it already only needs to sign in.
+  const linkRefused =
+    accept.error !== null && !(isErrorEnvelope(accept.error) && (accept.error.error.details ?? []).some((d) => d.path === 'body.password'));
   const password = useId();
   const confirm = useId();
   const hint = useId();
@@ -55,7 +58,16 @@ export function AcceptInvitationPage() {
             <input id={confirm} name="confirm" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
             {mismatch || accept.error ? (
               <p className="callout callout-error" role="alert">
-                {mismatch ? 'The two passwords differ.' : linkRefusal(accept.error, 'invitation link')}
+                {mismatch ? (
+                  'The two passwords differ.'
+                ) : linkRefused ? (
+                  <>
+                    {sentence(linkRefusal(accept.error, 'invitation link'))} If you chose your password with it already,{' '}
+                    <Link to={PAGES.login}>sign in</Link>.
+                  </>
+                ) : (
+                  linkRefusal(accept.error, 'invitation link')
+                )}
               </p>
             ) : null}
             <button type="submit" className="button button-primary" disabled={accept.isPending}>
