@@ -147,6 +147,9 @@ const CODE_FALLBACK: Partial<Record<Code, Reason>> = {
   [Code.FailedPrecondition]: 'CONFLICT',
   [Code.Unavailable]: 'SERVICE_UNAVAILABLE',
   [Code.DeadlineExceeded]: 'SERVICE_UNAVAILABLE',
+  // A connection the service tore down mid-call (it died: ECONNRESET), which the client reports as aborted; a
+  // service's own errors carry their reason and never come here.
+  [Code.Aborted]: 'SERVICE_UNAVAILABLE',
   [Code.ResourceExhausted]: 'RATE_LIMIT_EXCEEDED',
 };
 

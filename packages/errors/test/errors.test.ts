@@ -31,6 +31,15 @@ describe('the error table', () => {
     expect(err.message).not.toContain('10.0.0.7');
     expect(err.headers).toEqual({ 'Retry-After': '5' });
   });
+
+  it('maps a call the service dropped mid-way (it died: ECONNRESET, reported as aborted) to SERVICE_UNAVAILABLE too', () => {
+    const err = fromConnectError(new ConnectError('read ECONNRESET', Code.Aborted));
+    expect([err.reason, err.message, err.headers]).toEqual([
+      'SERVICE_UNAVAILABLE',
+      'A service is temporarily unavailable; retry later',
+      { 'Retry-After': '5' },
+    ]);
+  });
 });
 
 describe('errors across RPC stay within the trailer limit', () => {
