@@ -77,8 +77,20 @@ function isClientError(error: unknown): boolean {
   return code !== 'SERVICE_UNAVAILABLE' && code !== 'INTERNAL_ERROR' && code !== 'RATE_LIMIT_EXCEEDED';
 }
 
+/**
+ * The address names nothing the user can open: 404 (an unknown id, another organization's project), or 400 for a path
+ * parameter the API refuses before looking (an id of 300 characters is no id: spec §7). A page says "not found" for
+ * both; it never tells one from the other.
+ */
+export function isNotFound(error: unknown): boolean {
+  if (!isErrorEnvelope(error)) return false;
+  const { code, details } = error.error;
+  return code === 'NOT_FOUND' || (code === 'VALIDATION_ERROR' && !!details?.length && details.every((d) => d.path === 'path'));
+}
+
 /** A person-readable sentence for any error a query or mutation can end with. */
 export function errorMessage(error: unknown): string {
+  if (isNotFound(error) && (error as ErrorEnvelope).error.code !== 'NOT_FOUND') return 'Not found: nothing you can open has this address.';
   if (isErrorEnvelope(error)) return error.error.message;
   if (error instanceof Error) return error.message === 'Failed to fetch' ? 'The server cannot be reached.' : error.message;
   return 'Something went wrong.';

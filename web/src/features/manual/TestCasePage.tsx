@@ -8,11 +8,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
-import { useProjectAccess } from '../../api/account';
+import { PROJECT_NOT_FOUND, useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { formatDateTime } from '../../ui/format';
-import { Loading } from '../../ui/states';
+import { ErrorView, Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
 import { NotLoaded } from './components/NotFound';
@@ -132,11 +132,17 @@ function bodyOf(d: Draft) {
 export function NewTestCasePage() {
   const { projectId = '' } = useParams();
   const [search] = useSearchParams();
-  const { canWrite, role } = useProjectAccess(projectId);
+  const { canWrite, role, missing } = useProjectAccess(projectId);
   const navigate = useNavigate();
   const refresh = useRefresh();
   const create = $api.useMutation('post', P.cases);
   const back = href(PAGES.manualTestCases, { projectId });
+  if (missing)
+    return (
+      <Page title="New test case">
+        <ErrorView error={PROJECT_NOT_FOUND} />
+      </Page>
+    );
   if (role && !canWrite) {
     return (
       <Page title="New test case">
@@ -274,6 +280,8 @@ function CaseForm({
                   </option>
                 ))}
               </select>
+              {/* Without the suites (their service down) no suite can be chosen: say why, not an empty select alone. */}
+              {suites.isLoadingError ? <ErrorView error={suites.error} title="The suites could not be loaded" /> : null}
               {suites.data && suites.data.data.length === 0 ? (
                 <span className="field-hint">
                   This project has no suites yet: <Link to={href(PAGES.manualTestCases, { projectId })}>create one first</Link>.

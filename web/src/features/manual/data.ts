@@ -4,7 +4,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { $api, isErrorEnvelope, type Schemas } from '../../api/client';
+import { $api, type Schemas } from '../../api/client';
 
 export const P = {
   suites: '/api/v1/public/{projectId}/manual-test-suites',
@@ -42,4 +42,4 @@ export function useRefresh() {
   );
 }
 
-export const isNotFound = (error: unknown) => isErrorEnvelope(error) && error.error.code === 'NOT_FOUND';
+export { isNotFound } from '../../api/client';

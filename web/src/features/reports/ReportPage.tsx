@@ -3,7 +3,7 @@
  * two seconds while pending), the download when it is ready, the reason when it failed, and until when it is kept.
  */
 import { Link, useParams } from 'react-router';
-import { $api, isErrorEnvelope } from '../../api/client';
+import { $api, isNotFound } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -22,7 +22,7 @@ export function ReportPage() {
   if (report.error)
     return (
       <Page title="Report">
-        {isErrorEnvelope(report.error) && report.error.error.code === 'NOT_FOUND' ? (
+        {isNotFound(report.error) ? (
           <div className="callout" role="alert">
             <p>
               <strong>Report not found.</strong> It does not exist in this project, or it has expired.{' '}

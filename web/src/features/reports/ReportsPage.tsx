@@ -8,14 +8,17 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serverDelay } from '@assay/client';
 import type { Middleware } from 'openapi-fetch';
+import { PROJECT_NOT_FOUND, useProjectAccess } from '../../api/account';
 import { $api, isRateLimited } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
 import { FormError } from '../../ui/FormError';
 import { Page } from '../../ui/Page';
+import { ErrorView } from '../../ui/states';
 
 export function ReportsPage() {
   const { projectId = '' } = useParams();
   const navigate = useNavigate();
+  const { missing } = useProjectAccess(projectId);
   const create = $api.useMutation('post', '/api/v1/public/{projectId}/reports');
   // A request refused by the limit: when the API says the next one is allowed (`at`), and the clock (`now`), ticking
   // each second until then.
@@ -56,6 +59,12 @@ export function ReportsPage() {
       { onSuccess: (res) => void navigate(href(PAGES.report, { projectId, reportId: res.data.reportId })) },
     );
   };
+  if (missing)
+    return (
+      <Page title="Reports">
+        <ErrorView error={PROJECT_NOT_FOUND} />
+      </Page>
+    );
   return (
     <Page title="Reports" subtitle="A PDF of the project's results over a window, to share or archive">
       <form className="card form" onSubmit={submit} aria-labelledby="new-report-title">

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { $api, isErrorEnvelope } from '../../api/client';
+import { $api, isNotFound } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { FormError } from '../../ui/FormError';
@@ -42,7 +42,7 @@ export function WebhookPage() {
   if (webhook.error)
     return (
       <Page title="Webhook">
-        {isErrorEnvelope(webhook.error) && webhook.error.error.code === 'NOT_FOUND' ? (
+        {isNotFound(webhook.error) ? (
           <div className="callout" role="alert">
             <p>
               <strong>Webhook not found.</strong> It does not exist in this project, or it was deleted.{' '}

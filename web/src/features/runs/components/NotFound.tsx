@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { isErrorEnvelope } from '../../../api/client';
+import { isNotFound } from '../../../api/client';
 import { ErrorView } from '../../../ui/states';
 
 /** A read that failed: the not-found state when the API says 404 (an unknown or inaccessible id), else the error. */
 export function FailedRead({ error, what, children }: { error: unknown; what: string; children?: ReactNode }) {
-  if (isErrorEnvelope(error) && error.error.code === 'NOT_FOUND') {
+  if (isNotFound(error)) {
     return (
       <div className="callout" role="alert">
         <p>
