@@ -117,6 +117,23 @@ test('an id that does not exist, on every page that takes one: the page says wha
   await expectAccessible(page);
 });
 
+test("a result linked under another run's id, or a run that does not exist, opens under its own run", async ({ page, tenant, signIn }) => {
+  const t = await tenant('member');
+  const run = await ingestRun(t);
+  const other = await ingestRun(t);
+  const result: string = (await api(t.token).get(`/${t.projectId}/test-runs/${run}?include=specs`)).body.data.specs[0].tests[0].caseId;
+  await signIn(page, t.userId);
+  for (const wrong of [other, MISSING]) {
+    await page.goto(`/projects/${t.projectId}/runs/${wrong}/test-cases/${result}`);
+    await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/runs/${run}/test-cases/${result}$`));
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.locator('.facts').getByRole('link', { name: /^Run #1\b/ })).toHaveAttribute(
+      'href',
+      `/projects/${t.projectId}/runs/${run}`,
+    );
+  }
+});
+
 test('a malformed id (nope, a space, 300 characters) reads as not found, never in the validator’s words', async ({
   page,
   tenant,

@@ -4,7 +4,7 @@
  * error and output, the failure window on its branch with the commits around it, the retry command to copy, and
  * the attachments: the trace opens in the trace viewer, screenshots inline, videos playable, all downloadable.
  */
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import type { paths } from '@assay/client';
 import { href, PAGES } from '../../app/paths';
@@ -42,6 +42,8 @@ export function TestCasePage() {
     );
   const d = detail.data.data;
   const { test, run } = d.metadata;
+  // A result is found by its own id; a link naming another run (edited, or copied from elsewhere) goes to its own.
+  if (run.id !== runId) return <Navigate replace to={href(PAGES.testCase, { projectId, runId: run.id, testCaseId })} />;
   const o = d.overview;
   // The JSON form (format=md would answer text): the test scope carries the retry command and failure window.
   const bundleData = typeof bundle.data === 'object' ? bundle.data.data : undefined;
