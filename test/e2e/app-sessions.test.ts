@@ -141,7 +141,17 @@ describe('the session on the public API', () => {
     await b.call('POST', `${APP}/invitations/accept`, { token: member.token, password: PASSWORD });
     expect((await b.call('GET', `/${t.projectId}/test-runs`)).status).toBe(200);
     const other = await admin.tenant('owner');
-    expect((await b.call('GET', `/${other.projectId}/test-runs`)).status).toBe(404);
+    // The same 404, in words naming what the caller holds: a person's account, or an API token.
+    const refused = await b.call('GET', `/${other.projectId}/test-runs`);
+    expect([refused.status, refused.body]).toEqual([
+      404,
+      { success: false, error: { code: 'NOT_FOUND', message: 'Project not found or not accessible to your account' } },
+    ]);
+    const byToken = await testApi(t.token).get(`/${other.projectId}/test-runs`);
+    expect([byToken.status, byToken.body]).toEqual([
+      404,
+      { success: false, error: { code: 'NOT_FOUND', message: 'Project not found or not accessible to this token' } },
+    ]);
     const created = await b.call('POST', `/${t.projectId}/manual-test-suites`, { name: 'From the browser' }, CSRF);
     expect(created.status).toBe(201);
     expect(created.body.data.metadata.lastModifiedBy).toEqual({ name: 'App member', email: member.email });

@@ -41,5 +41,3 @@ export function useRefresh() {
     [queryClient],
   );
 }
-
-export { isNotFound } from '../../api/client';

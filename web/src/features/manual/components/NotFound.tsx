@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Page } from '../../../ui/Page';
 import { ErrorView } from '../../../ui/states';
-import { isNotFound } from '../data';
+import { isNotFound } from '../../../api/client';
 
 /** A record the API does not know (404 NOT_FOUND): say so, and lead back to its list. */
 function NotFound({ what, back, backLabel }: { what: string; back: string; backLabel: string }) {
