@@ -2,6 +2,7 @@
  * Signing in and out in a real browser: the invitation link, the sign-in page, one-time sign-in links (and either
  * link without its token), where the app sends a signed-out visitor, signing out here and everywhere, the not-found
  * page, the keyboard, and axe-core on each of these pages. Another organization's project shows the API's refusal.
+ * A password longer than the API takes is said in words (choosing one) or read as wrong (signing in).
  * Ten wrong passwords lock the account (the right one is then refused too, and the page says so, the e-mail kept),
  * not the address: another account signs in from the same browser.
  */
@@ -29,6 +30,14 @@ test('an invitation link lets the user choose a password and signs them in', asy
   // The token leaves the address bar once read.
   await expect(page).toHaveURL(/\/accept-invitation$/);
   await expectAccessible(page);
+
+  // Longer than the identity service keeps: said in words before anything is sent (no `maxLength`, which would cut
+  // a pasted password short without a word).
+  await page.getByLabel('New password').fill('x'.repeat(257));
+  await page.getByLabel('Confirm password').fill('x'.repeat(257));
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('A password is at most 256 characters; this one has 257.');
+  await expect(page.getByText('12 to 256 characters.')).toBeVisible();
 
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(`${PASSWORD}!`);
@@ -64,10 +73,20 @@ test('the sign-in page: labelled fields, one message for a wrong password and an
   await expect(page.getByRole('heading', { name: 'Sign in to Assay' })).toBeVisible();
   await expectAccessible(page);
 
+  // A password longer than any account's (the API refuses to look it up: 400) is as wrong as any other, and said so.
   await page.getByLabel('Email').fill(t.email);
-  await page.getByLabel('Password').fill('not the password');
+  await page.getByLabel('Password').fill('x'.repeat(300));
+  const refused = page.waitForResponse((res) => res.url().endsWith('/api/v1/app/login'));
   await page.getByRole('button', { name: 'Sign in' }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail or password');
+
+  await page.getByLabel('Password').fill('not the password');
+  const answered = page.waitForResponse((res) => res.url().endsWith('/api/v1/app/login'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  expect((await answered).status()).toBe(401);
   const wrongPassword = await page.getByRole('alert').textContent();
+  expect(wrongPassword).toBe('Wrong e-mail or password');
 
   await page.getByLabel('Email').fill('nobody-at-all@example.test');
   await page.getByRole('button', { name: 'Sign in' }).click();

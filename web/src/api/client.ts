@@ -15,6 +15,7 @@ import type { Middleware } from 'openapi-fetch';
 import createClient from 'openapi-react-query';
 import { QueryClient } from '@tanstack/react-query';
 import { msUntilReads, noteReadsRefused } from './rate-limit';
+import { idempotencyKeys } from './idempotency';
 
 export type Schemas = components['schemas'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
@@ -40,11 +41,12 @@ export const fetchClient = createAssayClient({
   headers: { [CSRF_HEADER]: '1' },
   credentials: 'same-origin',
   // The session cookie authenticates (no token). Reads are retried by the query client below, where the page
-  // shows the wait; a write is one click, sent once (no retries, so no idempotency keys either).
+  // shows the wait; a write is one click, sent once: the person sends it again, with the key it had while its
+  // outcome is open (idempotency.ts), not a new one each time as the client would make.
   maxRetries: 0,
   idempotencyKeys: false,
 });
-fetchClient.use(sessionGuard);
+fetchClient.use(sessionGuard, idempotencyKeys);
 
 export const $api = createClient(fetchClient);
 

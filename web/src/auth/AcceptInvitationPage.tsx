@@ -5,12 +5,15 @@ import { PAGES } from '../app/paths';
 import { Page } from '../ui/Page';
 import { linkRefusal, sentence, useFragmentToken, useSignedIn } from './session';
 
+// The identity service's bounds (MIN_ and MAX_PASSWORD_LENGTH). The longest is checked here, not by `maxLength`: a
+// browser cuts a pasted password at `maxLength` without a word, and the manager that pasted it keeps the whole one.
 const MIN_LENGTH = 12;
+const MAX_LENGTH = 256;
 
 /** The invitation link (`/accept-invitation#token=…`): the user chooses a password and is signed in. */
 export function AcceptInvitationPage() {
   const token = useFragmentToken();
-  const [mismatch, setMismatch] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
   const signedIn = useSignedIn();
   const accept = $api.useMutation('post', '/api/v1/app/invitations/accept', { onSuccess: (res) => signedIn(res.data, '/') });
   // Another link opened in this tab: what was said of the previous one no longer holds.
@@ -27,8 +30,11 @@ export function AcceptInvitationPage() {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const chosen = String(form.get('password') ?? '');
-    if (chosen !== String(form.get('confirm') ?? '')) return setMismatch(true);
-    setMismatch(false);
+    if (chosen.length > MAX_LENGTH) {
+      return setRefusal(`A password is at most ${MAX_LENGTH} characters; this one has ${chosen.length}.`);
+    }
+    if (chosen !== String(form.get('confirm') ?? '')) return setRefusal('The two passwords differ.');
+    setRefusal(undefined);
     if (token) accept.mutate({ body: { token, password: chosen } });
   }
 
@@ -52,14 +58,14 @@ export function AcceptInvitationPage() {
               aria-describedby={hint}
             />
             <p id={hint} className="muted">
-              At least {MIN_LENGTH} characters.
+              {MIN_LENGTH} to {MAX_LENGTH} characters.
             </p>
             <label htmlFor={confirm}>Confirm password</label>
             <input id={confirm} name="confirm" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
-            {mismatch || accept.error ? (
+            {refusal || accept.error ? (
               <p className="callout callout-error" role="alert">
-                {mismatch ? (
-                  'The two passwords differ.'
+                {refusal ? (
+                  refusal
                 ) : linkRefused ? (
                   <>
                     {sentence(linkRefusal(accept.error, 'invitation link'))} If you chose your password with it already,{' '}

@@ -1,8 +1,17 @@
 import { useId, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { $api, errorMessage } from '../api/client';
+import { $api, errorMessage, isErrorEnvelope } from '../api/client';
 import { Page } from '../ui/Page';
 import { safeNext, useSignedIn } from './session';
+
+/**
+ * An e-mail or password the API refuses to look up (longer than any account's: a password of 300 characters) is
+ * as wrong as one that does not match, and is said the same way, never in the validator's words.
+ */
+function loginRefusal(error: unknown): string {
+  if (isErrorEnvelope(error) && error.error.code === 'VALIDATION_ERROR') return 'Wrong e-mail or password';
+  return errorMessage(error);
+}
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -28,7 +37,7 @@ export function LoginPage() {
           <input id={password} name="password" type="password" autoComplete="current-password" required />
           {login.error ? (
             <p className="callout callout-error" role="alert">
-              {errorMessage(login.error)}
+              {loginRefusal(login.error)}
             </p>
           ) : null}
           <button type="submit" className="button button-primary" disabled={login.isPending}>

@@ -1,0 +1,49 @@
+/**
+ * `Idempotency-Key` on the web app's POSTs (spec §4.4): a person who sends a form again after "The server cannot be
+ * reached" (the answer was lost on its way back: a dropped connection, a proxy's timeout, a laptop put to sleep) or
+ * while the first send still runs must not create the thing twice. So a POST's key is kept while its answer leaves
+ * it open whether it was carried out (no answer, a 5xx, 409 IDEMPOTENCY_KEY_IN_PROGRESS), and sent again with the
+ * same request: the gateway then replays the first answer instead of creating a second resource. Any other answer
+ * ends the key, so the same form sent on purpose after a success creates again. The same request means the same
+ * method, address and body, so the key never meets a different body (422 IDEMPOTENCY_KEY_REUSE). Keys live in this
+ * tab's memory only.
+ *
+ * The gateway does not store a 5xx: a service that committed and then died before answering leaves nothing to
+ * replay (the README's "Left" list).
+ */
+import type { Middleware } from 'openapi-fetch';
+import { IDEMPOTENCY_HEADER } from '@assay/client';
+
+/** Requests whose outcome is open, by method, address and body → their key. */
+const open = new Map<string, string>();
+/** More open requests than a person leaves behind; the oldest is dropped past it. */
+const MAX_OPEN = 50;
+
+/** An answer that leaves it open whether the request was carried out (a stored 409 would only replay itself). */
+function stillOpen(response: Response): boolean {
+  return response.status >= 500 || response.status === 409;
+}
+
+function forget(key: string | null): void {
+  if (!key) return;
+  for (const [request, k] of open) if (k === key) open.delete(request);
+}
+
+export const idempotencyKeys: Middleware = {
+  async onRequest({ request }) {
+    if (request.method !== 'POST' || request.headers.has(IDEMPOTENCY_HEADER)) return undefined;
+    const fingerprint = `${request.url}\n${await request.clone().text()}`;
+    let key = open.get(fingerprint);
+    if (!key) {
+      key = crypto.randomUUID();
+      open.set(fingerprint, key);
+      if (open.size > MAX_OPEN) open.delete(open.keys().next().value!);
+    }
+    request.headers.set(IDEMPOTENCY_HEADER, key);
+    return request;
+  },
+  onResponse({ request, response }) {
+    if (request.method === 'POST' && !stillOpen(response)) forget(request.headers.get(IDEMPOTENCY_HEADER));
+    return undefined;
+  },
+};
