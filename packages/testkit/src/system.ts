@@ -107,6 +107,9 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     SECRETS_KEY: opts.secretsKey ?? randomBytes(32).toString('hex'),
     // A system of its own keeps its artifacts apart (filesystem storage) unless told otherwise.
     ARTIFACT_DIR: path.join(opts.logDir, 'artifacts'),
+    // The web app built elsewhere (`vite build --outDir …`): two changes of the app tested at once do not rebuild
+    // web/dist under each other's pages.
+    ...(process.env.ASSAY_WEB_ROOT && { WEB_ROOT: path.resolve(process.env.ASSAY_WEB_ROOT) }),
     ...opts.env,
   };
   // Each process gets only what it reads (least privilege: e.g. SECRETS_KEY reaches webhooks alone).
