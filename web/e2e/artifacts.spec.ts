@@ -8,89 +8,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { testAdmin, testApi, type Tenant } from '@assay/testkit';
+import { testAdmin, testApi } from '@assay/testkit';
 import { api, expect, expectAccessible, test } from './support/fixtures';
+import { FILE, reportWithFiles } from './support/ingest';
 
 // The session below records its own trace (the runner's would already be tracing its contexts).
 test.use({ trace: 'off' });
-
-const FILE = 'specs/checkout.spec.ts';
-const TITLE_PATH = ['checkout', 'pays with a saved card'];
-
-interface Attachment {
-  name: string;
-  contentType: string;
-  path: string;
-}
-
-/** One failing test whose attempt lists `attachments`: ingested, then each file uploaded. Answers the result's id. */
-async function reportWithFiles(t: Tenant, attachments: Attachment[]): Promise<{ runId: string; caseId: string }> {
-  const report = {
-    config: { rootDir: '/ci/shop' },
-    suites: [
-      {
-        title: FILE,
-        file: FILE,
-        specs: [],
-        suites: [
-          {
-            title: TITLE_PATH[0],
-            file: FILE,
-            specs: [
-              {
-                title: TITLE_PATH[1],
-                file: FILE,
-                ok: false,
-                tags: [],
-                tests: [
-                  {
-                    projectName: 'chromium',
-                    expectedStatus: 'passed',
-                    status: 'unexpected',
-                    annotations: [],
-                    results: [
-                      {
-                        retry: 0,
-                        status: 'failed',
-                        duration: 1200,
-                        startTime: new Date().toISOString(),
-                        errors: [{ message: 'Error: expect(locator).toHaveText(expected)\n\nExpected: "Paid"\nReceived: "Pay"' }],
-                        steps: [],
-                        stdout: [],
-                        stderr: [],
-                        attachments,
-                      },
-                    ],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-    stats: { startTime: new Date().toISOString(), duration: 1500 },
-    errors: [],
-  };
-  const client = api(t.token);
-  const ingested = await client.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
-    rawBody: JSON.stringify(report),
-    headers: { 'content-type': 'application/json' },
-  });
-  expect(ingested.status, ingested.text).toBe(201);
-  const runId = ingested.body.data.runId as string;
-  for (const a of attachments) {
-    const q = new URLSearchParams({ file: FILE, projectName: 'chromium', retry: '0', name: a.name, path: a.path });
-    for (const p of TITLE_PATH) q.append('titlePath', p);
-    const up = await client.request('POST', `/api/v1/ingest/${t.projectId}/runs/${runId}/artifacts?${q}`, {
-      rawBody: fs.readFileSync(a.path),
-      headers: { 'content-type': a.contentType },
-    });
-    expect(up.status, up.text).toBe(201);
-  }
-  const cases = await client.get(`/${t.projectId}/test-runs/${runId}/test-cases`);
-  return { runId, caseId: cases.body.data[0].id };
-}
 
 test('a result shows its screenshot, plays its video and opens its trace in the trace viewer', async ({
   page,

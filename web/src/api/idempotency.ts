@@ -14,6 +14,23 @@
 import type { Middleware } from 'openapi-fetch';
 import { IDEMPOTENCY_HEADER } from '@assay/client';
 
+/**
+ * The app's own routes take no key but the token create (the gateway's route config): the others sign in, with a
+ * password or a link's secret in the body, which this map must never keep.
+ */
+function takesKey(url: string): boolean {
+  const { pathname } = new URL(url);
+  return !pathname.startsWith('/api/v1/app/') || pathname === '/api/v1/app/tokens';
+}
+
+/**
+ * A random key. Not `crypto.randomUUID`: a browser offers it on https and localhost only, and Assay may be served
+ * over plain http inside a company's network.
+ */
+function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Requests whose outcome is open, by method, address and body → their key. */
 const open = new Map<string, string>();
 /** More open requests than a person leaves behind; the oldest is dropped past it. */
@@ -31,11 +48,11 @@ function forget(key: string | null): void {
 
 export const idempotencyKeys: Middleware = {
   async onRequest({ request }) {
-    if (request.method !== 'POST' || request.headers.has(IDEMPOTENCY_HEADER)) return undefined;
+    if (request.method !== 'POST' || request.headers.has(IDEMPOTENCY_HEADER) || !takesKey(request.url)) return undefined;
     const fingerprint = `${request.url}\n${await request.clone().text()}`;
     let key = open.get(fingerprint);
     if (!key) {
-      key = crypto.randomUUID();
+      key = newKey();
       open.set(fingerprint, key);
       if (open.size > MAX_OPEN) open.delete(open.keys().next().value!);
     }

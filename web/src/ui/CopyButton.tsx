@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
+import copy from 'clipboard-copy';
 
-/** Copies `text` to the clipboard and says so (to screen readers too). */
+/**
+ * Copies `text` to the clipboard and says so (to screen readers too). Through clipboard-copy: the Clipboard API
+ * exists on https and localhost only, and Assay may be served over plain http inside a company's network, where the
+ * library falls back on the selection's copy command.
+ */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
@@ -13,7 +18,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       type="button"
       className="button button-small"
       onClick={() =>
-        navigator.clipboard.writeText(text).then(
+        copy(text).then(
           () => setState('copied'),
           () => setState('failed'),
         )

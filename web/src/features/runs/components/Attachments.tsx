@@ -1,5 +1,6 @@
 /**
- * A result's attachments with their stored bytes: the trace opens in the trace viewer with one click, screenshots
+ * A result's attachments with their stored bytes: the trace opens in the trace viewer with one click (where the
+ * browser can run it), screenshots
  * show inline, videos play in the page, everything downloads. Links are the signed URLs the API lists (valid for
  * an hour; the page reads them again when it is revisited). An attachment whose bytes were never uploaded shows
  * the path its reporter gave.
@@ -25,11 +26,17 @@ export function Attachments({ attachments, trace }: { attachments: Attachment[];
   const videos = stored.filter((a) => a.artifact!.contentType.startsWith('video/'));
   return (
     <>
-      {trace?.viewerUrl ? (
+      {trace?.viewerUrl && window.isSecureContext ? (
         <p>
           <a className="button" href={trace.viewerUrl} target="_blank" rel="noopener noreferrer">
             Open trace ({attempt(trace.retry)})
           </a>
+        </p>
+      ) : trace?.viewerUrl ? (
+        // The viewer runs in a service worker, which a browser registers on https and localhost only.
+        <p className="callout">
+          The trace viewer needs this app over https (or at localhost). Download the trace below and open it with{' '}
+          <code>npx playwright show-trace</code>.
         </p>
       ) : null}
       {images.length + videos.length > 0 ? (
