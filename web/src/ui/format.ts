@@ -18,8 +18,17 @@ export function formatDateTime(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }
 
+/** A calendar date (`2026-03-02`, a release's start) is no instant: formatted as it is, in no time zone. */
+const calendarDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The day of an instant where the reader is, or a calendar date as written. `new Date('2026-03-02')` is midnight
+ * UTC, which west of Greenwich is still the 1st: a release starting on the 2nd read as starting on the 1st.
+ */
 export function formatDate(iso: string | null | undefined): string {
-  return iso ? dateOnly.format(new Date(iso)) : '—';
+  if (!iso) return '—';
+  return CALENDAR_DATE.test(iso) ? calendarDate.format(new Date(iso)) : dateOnly.format(new Date(iso));
 }
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });

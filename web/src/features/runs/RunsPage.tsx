@@ -87,12 +87,13 @@ export function RunsPage() {
             ))}
           </select>
         </label>
+        {/* UTC days, so that a link shows its sender's runs to a reader anywhere; the list shows local times. */}
         <label>
-          From
+          From (UTC)
           <input type="date" name="from" defaultValue={q.from ?? ''} />
         </label>
         <label>
-          To
+          To (UTC)
           <input type="date" name="to" defaultValue={q.to ?? ''} />
         </label>
         <button type="submit" className="button">
