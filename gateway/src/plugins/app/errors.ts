@@ -29,8 +29,8 @@ function issuePath(context: string, issue: AjvIssue): string {
 
 function issueMessage(issue: AjvIssue): string {
   const limit = Number(issue.params.limit);
-  // Lengths, counts and blank names in the services' words, not the validator's (`must match pattern "\S"`, `must
-  // NOT have fewer than 1 items`): the web app shows them next to the form that sent them.
+  // Lengths, counts, bounds, whole numbers and blank names in the services' words, not the validator's (`must match
+  // pattern "\S"`, `must NOT have fewer than 1 items`, `must be >= 0`): the web app shows them next to the form.
   switch (issue.keyword) {
     case 'additionalProperties':
       return `unknown property "${String(issue.params.additionalProperty)}"`;
@@ -45,6 +45,16 @@ function issueMessage(issue: AjvIssue): string {
       return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`;
     case 'maxLength':
       return `must be at most ${limit} characters`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'type':
+      if (issue.params.type === 'integer') return 'must be a whole number';
+      if (issue.params.type === 'number') return 'must be a number';
+      break;
     case 'minItems':
       return limit === 1 ? 'must not be empty' : `must have at least ${limit} items`;
     case 'maxItems':
@@ -60,8 +70,18 @@ function issueMessage(issue: AjvIssue): string {
 
 function validationToAppError(err: FastifyError & { validation: AjvIssue[]; validationContext?: string }): AppError {
   const context = err.validationContext ?? 'body';
-  // anyOf/oneOf wrappers repeat their branches' messages; keep the specific ones.
-  const issues = err.validation.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf' && i.keyword !== 'if');
+  // anyOf/oneOf wrappers repeat their branches' messages; keep the specific ones. A value of a union (`tags`: a list
+  // or a comma-separated string; an estimate or null) that fails the branch of its own type also fails the others'
+  // type check: that "must be string" or "must be null" is noise beside what is wrong with it (`must have at most 20
+  // items`, `must be a whole number`), and is left out.
+  const unions = new Set(err.validation.filter((i) => i.keyword === 'anyOf' || i.keyword === 'oneOf').map((i) => i.instancePath));
+  const wrapper = (i: AjvIssue) => i.keyword === 'anyOf' || i.keyword === 'oneOf' || i.keyword === 'if';
+  const within = (i: AjvIssue, path: string) => i.instancePath === path || i.instancePath.startsWith(`${path}/`);
+  const otherBranch = (i: AjvIssue) =>
+    i.keyword === 'type' &&
+    unions.has(i.instancePath) &&
+    err.validation.some((o) => o !== i && !wrapper(o) && within(o, i.instancePath) && (o.keyword !== 'type' || i.params.type === 'null'));
+  const issues = err.validation.filter((i) => !wrapper(i) && !otherBranch(i));
   const details: Violation[] = [];
   const seen = new Set<string>();
   for (const issue of issues.length > 0 ? issues : err.validation) {

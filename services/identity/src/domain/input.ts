@@ -1,11 +1,13 @@
 /** Checks of admin input (the CLI validates too; the service is the one that must). */
 import { validation } from '@assay/errors';
 import { ID_PATTERN } from '@assay/db';
+import { characterCount } from '@assay/contracts/common/text';
 
 export function requireText(value: string, field: string, max = 255): string {
   const v = value.trim();
-  if (v.length === 0 || v.length > max)
-    throw validation(`${field} is required (1-${max} characters)`, [{ path: field, message: 'required' }]);
+  if (v.length === 0) throw validation(`${field} is required (1-${max} characters)`, [{ path: field, message: 'required' }]);
+  if (characterCount(v) > max)
+    throw validation(`${field} must be at most ${max} characters`, [{ path: field, message: `must be at most ${max} characters` }]);
   return v;
 }
 

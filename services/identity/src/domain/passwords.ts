@@ -5,6 +5,7 @@
  */
 import argon2 from 'argon2';
 import { validation } from '@assay/errors';
+import { characterCount } from '@assay/contracts/common/text';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -12,7 +13,8 @@ export const MAX_PASSWORD_LENGTH = 256;
 let dummy: Promise<string> | undefined;
 
 export function checkNewPassword(password: string): string {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  const length = characterCount(password);
+  if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
     throw validation(`the password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`, [
       { path: 'body.password', message: `must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` },
     ]);
@@ -24,7 +26,7 @@ export const hashPassword = (password: string) => argon2.hash(password, { type: 
 
 /** True when `password` matches `hash`; with no hash (unknown user, no password yet) false, in the same time. */
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
-  if (password.length === 0 || password.length > MAX_PASSWORD_LENGTH) return false;
+  if (password.length === 0 || characterCount(password) > MAX_PASSWORD_LENGTH) return false;
   if (!hash) {
     dummy ??= hashPassword('an account that does not exist');
     await argon2.verify(await dummy, password);

@@ -83,6 +83,21 @@ describe('invitations and sign-in', () => {
     expect(stored.rows[0].password_hash).not.toContain(PASSWORD);
   });
 
+  it('a password is 12 to 256 characters as the API counts them: 256 emoji (512 UTF-16 units) set and sign in', async () => {
+    const u = await member();
+    const inv = await admin.createInvitation({ userId: u.userId });
+    const longest = '🔑'.repeat(256);
+    expect(await reason(account.acceptInvitation({ token: tokenOf(inv.url), password: `${longest}!` }))).toBe('VALIDATION_ERROR');
+    expect((await account.acceptInvitation({ token: tokenOf(inv.url), password: longest })).signedIn?.session?.userId).toBe(u.userId);
+    expect((await account.login({ email: u.email, password: longest })).signedIn?.session?.userId).toBe(u.userId);
+    // Twelve characters are enough even when each is two UTF-16 units; eleven are not.
+    const again = await admin.createInvitation({ userId: u.userId });
+    expect(await reason(account.acceptInvitation({ token: tokenOf(again.url), password: '🔑'.repeat(11) }))).toBe('VALIDATION_ERROR');
+    expect((await account.acceptInvitation({ token: tokenOf(again.url), password: '🔑'.repeat(12) })).signedIn?.session?.userId).toBe(
+      u.userId,
+    );
+  });
+
   it('an expired invitation or sign-in link signs nobody in', async () => {
     const u = await member();
     const inv = await admin.createInvitation({ userId: u.userId });

@@ -1,6 +1,7 @@
 /** Collects every invalid field of a request, then fails once with all of them (400 VALIDATION_ERROR). */
 import { validation, type Violation } from '@assay/errors';
 import type { EnumMap } from '@assay/contracts/common/enums';
+import { characterCount } from '@assay/contracts/common/text';
 
 export class Violations {
   readonly list: Violation[] = [];
@@ -28,12 +29,12 @@ export function invalid(path: string, message: string): never {
 /** Checks a required, non-blank name of at most `max` characters. */
 export function checkName(name: string, max: number, path: string, v: Violations): void {
   if (name.trim().length === 0) v.add(path, 'must not be empty');
-  else if ([...name].length > max) v.add(path, `must be at most ${max} characters`);
+  else if (characterCount(name) > max) v.add(path, `must be at most ${max} characters`);
 }
 
 /** Checks a string of at most `max` characters (counted as code points, like JSON Schema's maxLength). */
 export function checkLength(value: string | undefined, max: number, path: string, v: Violations): void {
-  if (value !== undefined && [...value].length > max) v.add(path, `must be at most ${max} characters`);
+  if (value !== undefined && characterCount(value) > max) v.add(path, `must be at most ${max} characters`);
 }
 
 /** The message of a value outside a closed set whose display forms are accepted too. */

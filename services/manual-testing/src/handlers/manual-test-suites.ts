@@ -21,6 +21,7 @@ import {
 } from '../store/manual-test-suites';
 import { checkLength, checkName, Violations } from '../domain/violations';
 import { authorOf, requireSomeField } from './common';
+import { characterCount } from '@assay/contracts/common/text';
 
 function toSuite(row: SuiteRow, children: Suite[] = []): Suite {
   return create(SuiteSchema, {
@@ -56,13 +57,13 @@ export function manualTestSuiteHandlers({ pool }: Wiring): SuiteRpcs {
     async createSuite(req, ctx: HandlerContext) {
       const caller = requireWriter(ctx);
       const name = req.name;
-      if (name.trim().length === 0 || name.length > MAX_SUITE_NAME) {
+      if (name.trim().length === 0 || characterCount(name) > MAX_SUITE_NAME) {
         throw validation(`name must be 1-${MAX_SUITE_NAME} characters`, [
           { path: 'body.name', message: `must be 1-${MAX_SUITE_NAME} characters` },
         ]);
       }
       const description = req.description ?? '';
-      if (description.length > MAX_SUITE_DESCRIPTION) {
+      if (characterCount(description) > MAX_SUITE_DESCRIPTION) {
         throw validation(`description must be at most ${MAX_SUITE_DESCRIPTION} characters`, [
           { path: 'body.description', message: 'too long' },
         ]);

@@ -5,6 +5,7 @@
  */
 import { validation } from '@assay/errors';
 import { DEFAULT_REPORT_DAYS, MAX_FILTER_LENGTH, MAX_REPORT_DAYS, MAX_REPORT_TAGS } from '@assay/contracts/reports/values';
+import { characterCount } from '@assay/contracts/common/text';
 
 export interface Period {
   days: number;
@@ -44,14 +45,14 @@ export function checkParams(input: { days?: number; branch?: string; environment
     ]);
   const text = (name: 'branch' | 'environment') => {
     const v = (input[name] ?? '').trim();
-    if (v.length > MAX_FILTER_LENGTH)
+    if (characterCount(v) > MAX_FILTER_LENGTH)
       throw validation(`${name} is too long`, [{ path: `${path}.${name}`, message: `at most ${MAX_FILTER_LENGTH} characters` }]);
     return v;
   };
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t.length > 0))];
   if (tags.length > MAX_REPORT_TAGS)
     throw validation('too many tags', [{ path: `${path}.tags`, message: `at most ${MAX_REPORT_TAGS} tags` }]);
-  if (tags.some((t) => t.length > MAX_FILTER_LENGTH))
+  if (tags.some((t) => characterCount(t) > MAX_FILTER_LENGTH))
     throw validation('a tag is too long', [{ path: `${path}.tags`, message: `each at most ${MAX_FILTER_LENGTH} characters` }]);
   return { days, branch: text('branch'), environment: text('environment'), tags };
 }

@@ -10,6 +10,7 @@
  */
 import { RE2JS } from 're2js';
 import { MAX_RULE_PATTERN, type RuleOperationName, type RuleStatusName } from '@assay/contracts/runs/values';
+import { characterCount } from '@assay/contracts/common/text';
 
 export interface RuleRow {
   id: string;
@@ -43,7 +44,7 @@ export interface CompiledRule {
 
 /** The pattern compiled, or why it cannot be (too long, or syntax RE2 does not have). */
 export function compileTitlePattern(pattern: string): { re: RE2JS } | { problem: string } {
-  if (pattern.length > MAX_RULE_PATTERN) return { problem: `must be at most ${MAX_RULE_PATTERN} characters` };
+  if (characterCount(pattern) > MAX_RULE_PATTERN) return { problem: `must be at most ${MAX_RULE_PATTERN} characters` };
   try {
     return { re: RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE) };
   } catch (e) {

@@ -10,6 +10,7 @@ import { AppError } from '@assay/errors';
 import type { AnnotationJson, AttachmentJson, SourceLocation, StepJson, TestErrorJson } from '@assay/contracts/runs/debug-bundle';
 import { ATTEMPT_STATUSES, oneOf, REPORT_SHAPE_LIMITS, REPORT_TEXT_LIMITS, type AttemptStatusName } from '@assay/contracts/runs/values';
 import { HTTP_URL_MESSAGE, isHttpUrl } from '@assay/contracts/common/url';
+import { characterCount } from '@assay/contracts/common/text';
 
 export interface NormAttempt {
   retry: number;
@@ -97,7 +98,7 @@ function optStr(v: Json, path: string): string | undefined {
 }
 /** A title, file path or project name: refused beyond MAX_TITLE characters (it is part of the test's identity). */
 function name(v: string, path: string): string {
-  if (v.length > MAX_TITLE) throw new ReportError(path, `must be at most ${MAX_TITLE} characters`);
+  if (characterCount(v) > MAX_TITLE) throw new ReportError(path, `must be at most ${MAX_TITLE} characters`);
   return v;
 }
 function titlePathOf(titles: string[], path: string): string[] {

@@ -7,6 +7,7 @@ import type { EnumMap } from '@assay/contracts/common/enums';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, WEBHOOK_EVENTS, type WebhookEventName } from '@assay/contracts/webhooks/values';
 import { webhookEvent } from '@assay/contracts/webhooks/webhooks';
 import type { WebhookEvent } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
+import { characterCount } from '@assay/contracts/common/text';
 
 /** The events of a request, de-duplicated, in canonical order; 400 when there are none or one is unknown. */
 export function eventsOf(input: readonly WebhookEvent[]): WebhookEventName[] {
@@ -28,7 +29,7 @@ export function enumValue<S extends string, E extends number>(map: EnumMap<S, E>
 }
 
 export function checkDescription(description: string): string {
-  if (description.length > MAX_DESCRIPTION_LENGTH) {
+  if (characterCount(description) > MAX_DESCRIPTION_LENGTH) {
     throw validation(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`, [
       { path: 'body.description', message: `must be at most ${MAX_DESCRIPTION_LENGTH} characters` },
     ]);
@@ -39,7 +40,7 @@ export function checkDescription(description: string): string {
 /** An absolute http(s) URL of at most 2048 characters, without credentials. */
 export function checkUrlShape(url: string): URL {
   const bad = (message: string) => validation(`url ${message}`, [{ path: 'body.url', message }]);
-  if (url.length === 0 || url.length > MAX_URL_LENGTH) throw bad(`must be 1-${MAX_URL_LENGTH} characters`);
+  if (url.length === 0 || characterCount(url) > MAX_URL_LENGTH) throw bad(`must be 1-${MAX_URL_LENGTH} characters`);
   let parsed: URL;
   try {
     parsed = new URL(url);
