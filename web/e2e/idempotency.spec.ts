@@ -2,7 +2,7 @@
  * A form sent again when its answer was lost (spec §4.4's `Idempotency-Key`, web/src/api/idempotency.ts): the
  * request reaches the gateway and is carried out, but the connection drops before the answer reaches the browser
  * (Playwright lets the request through and then resets the browser's side). The page says the server cannot be
- * reached; the person sends the form again, with the key of the first send, and the gateway replays the first
+ * reached and that the form may have been saved; the person sends it again, with the key of the first send, and the gateway replays the first
  * answer: one test case, one token (its secret the one the first send created), never two. After a success the key
  * ends: the same form sent on purpose creates again.
  */
@@ -38,7 +38,10 @@ test('a new test case whose answer was lost, sent again: one case, the first ans
   await page.getByLabel('Title').fill('Pay by voucher');
   await page.getByRole('button', { name: 'Create test case' }).click();
   const form = page.getByRole('form', { name: 'New test case' });
-  await expect(form.getByRole('alert')).toHaveText('Not saved. The server cannot be reached.');
+  await expect(form.getByRole('alert')).toHaveText(
+    'Perhaps not saved. The server cannot be reached. Send it again once it answers: if it was done before the connection ' +
+      'dropped, it is not done twice.',
+  );
   await expect(page.getByLabel('Title')).toHaveValue('Pay by voucher');
   // The server did store it; the page cannot know.
   expect((await api(t.token).get(`/${t.projectId}/manual-test-cases`)).body.pagination.total).toBe(1);
@@ -78,7 +81,10 @@ test('a new token whose answer was lost, sent again: one token, and the secret s
 
   await page.getByLabel('Name').fill('CI on GitHub');
   await page.getByRole('button', { name: 'Create token' }).click();
-  await expect(page.getByRole('alert')).toContainText('The server cannot be reached.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Perhaps not created. The server cannot be reached. Send it again once it answers: if it was done before the ' +
+      'connection dropped, it is not done twice.',
+  );
   await expect(page.getByLabel('Token secret')).toHaveCount(0);
   await expect(page.getByLabel('Name')).toHaveValue('CI on GitHub');
 

@@ -7,8 +7,9 @@
  *   const create = $api.useMutation('post', '/api/v1/app/tokens');
  *
  * The session cookie goes with every request (same origin); the CSRF header is sent on every request, since
- * the gateway refuses a cookie-authenticated write without it. A 401 anywhere but sign-in ends the session in
- * the app: the next render sends the user to /login.
+ * the gateway refuses a cookie-authenticated write without it. A read answered 401 (anywhere but sign-in) ends the
+ * session in the app: the next render sends the user to /login. A write answered 401 (signed out in another tab, or
+ * everywhere) stays on its page, what was typed kept, and says how to sign in again (`isSignedOut`, FormError).
  */
 import { createAssayClient, type components } from '@assay/client';
 import type { Middleware } from 'openapi-fetch';
@@ -30,7 +31,10 @@ export function setUnauthenticatedHandler(fn: () => void): void {
 
 const sessionGuard: Middleware = {
   onResponse({ request, response }) {
-    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/api/v1/app/')) onUnauthenticated();
+    // Leaving for /login on a write would drop the form the person filled in: the form says it instead (FormError).
+    if (response.status === 401 && request.method === 'GET' && !new URL(request.url).pathname.startsWith('/api/v1/app/')) {
+      onUnauthenticated();
+    }
     if (response.status === 429 && request.method === 'GET') noteReadsRefused(response);
     return undefined;
   },
@@ -88,6 +92,11 @@ export function isNotFound(error: unknown): boolean {
   if (!isErrorEnvelope(error)) return false;
   const { code, details } = error.error;
   return code === 'NOT_FOUND' || (code === 'VALIDATION_ERROR' && !!details?.length && details.every((d) => d.path === 'path'));
+}
+
+/** A write refused for want of a session: its user signed out in another tab (or everywhere), or it ended. */
+export function isSignedOut(error: unknown): boolean {
+  return isErrorEnvelope(error) && error.error.code === 'UNAUTHORIZED';
 }
 
 /** A person-readable sentence for any error a query or mutation can end with. */

@@ -30,8 +30,10 @@ export function AcceptInvitationPage() {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const chosen = String(form.get('password') ?? '');
-    if (chosen.length > MAX_LENGTH) {
-      return setRefusal(`A password is at most ${MAX_LENGTH} characters; this one has ${chosen.length}.`);
+    // Characters as the API counts them: an emoji is one (`length` counts it as two).
+    const length = Array.from(chosen).length;
+    if (length > MAX_LENGTH) {
+      return setRefusal(`A password is at most ${MAX_LENGTH} characters; this one has ${length}.`);
     }
     if (chosen !== String(form.get('confirm') ?? '')) return setRefusal('The two passwords differ.');
     setRefusal(undefined);

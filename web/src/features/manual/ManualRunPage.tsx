@@ -8,7 +8,7 @@
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { $api, type Schemas } from '../../api/client';
+import { $api, isErrorEnvelope, type ErrorEnvelope, type Schemas } from '../../api/client';
 import { useAccount, useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -566,6 +566,18 @@ function CaseComment({ projectId, runCase: c, canExecute }: { projectId: string;
   );
 }
 
+const isConflict = (error: unknown) => isErrorEnvelope(error) && error.error.code === 'CONFLICT';
+
+/** An edit refused as the run was closed meanwhile, in the page's words (the API's message names `releaseId`). */
+const CLOSED_MEANWHILE: ErrorEnvelope = {
+  success: false,
+  error: {
+    code: 'CONFLICT',
+    message:
+      'This run was closed meanwhile (in another tab, or by someone else): a closed run keeps its fields, only its release can change',
+  },
+};
+
 /** Writers close the run and edit its fields (only changes are sent; a closed run takes only its release). */
 function RunAdmin({ projectId, run: r, releases }: { projectId: string; run: Run; releases: Release[] }) {
   const [open, setOpen] = useState(false);
@@ -598,9 +610,11 @@ function RunAdmin({ projectId, run: r, releases }: { projectId: string; run: Run
       </div>
       {open ? (
         <RunForm
+          // Closed meanwhile: the form starts again from the stored run, its fields locked (nothing typed is kept).
+          key={r.status}
           run={r}
           releases={releases}
-          error={update.error}
+          error={isConflict(update.error) ? CLOSED_MEANWHILE : update.error}
           pending={update.isPending}
           onSubmit={(body) =>
             update.mutate(
@@ -610,6 +624,8 @@ function RunAdmin({ projectId, run: r, releases }: { projectId: string; run: Run
                   setOpen(false);
                   void refresh(P.run, P.runs, P.runCases);
                 },
+                // Closed in another tab (the only conflict of a run's edit): the page shows the run as it is now.
+                onError: (error) => void (isConflict(error) && refresh(P.run, P.runs)),
               },
             )
           }
@@ -677,7 +693,9 @@ function RunForm({
   pending: boolean;
   onSubmit: (body: ReturnType<typeof runUpdateBody>) => void;
 }) {
-  const initial = runDraft(run);
+  // What the form started from, not the run as read again since (a verdict set on this page reads it again): a
+  // field another tab changed meanwhile is then no change of this form's, and is not sent back over it.
+  const [initial] = useState(() => runDraft(run));
   const [d, setDraft] = useState(initial);
   const [nothing, setNothing] = useState(false);
   const set = (patch: Partial<RunDraft>) => setDraft((prev) => ({ ...prev, ...patch }));
@@ -695,7 +713,7 @@ function RunForm({
     >
       {closed ? <p className="muted">A closed run keeps its fields; only its release can change.</p> : null}
       <div className="form-grid">
-        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} maxLength={255} required disabled={closed} />
+        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} required disabled={closed} />
         <ReleaseSelect releases={releases} value={d.releaseId} onChange={(releaseId) => set({ releaseId })} />
         <TextField label="Environment" value={d.environment} onChange={(environment) => set({ environment })} disabled={closed} />
         <TextField label="Workflow state" value={d.state} onChange={(state) => set({ state })} disabled={closed} />

@@ -177,7 +177,7 @@ function CreateRun({ projectId }: { projectId: string }) {
       <h2 id="new-run-heading">New manual run</h2>
       <form className="form-wide" onSubmit={submit} aria-label="Create manual run">
         <div className="form-grid">
-          <TextField label="Name" value={name} onChange={setName} maxLength={255} required />
+          <TextField label="Name" value={name} onChange={setName} required />
           <ReleaseSelect releases={releases.data?.data ?? []} value={releaseId} onChange={setReleaseId} />
           <TextField label="Environment" value={environment} onChange={setEnvironment} />
           <TextField label="Tags" value={tags} onChange={setTags} hint="Comma-separated" />

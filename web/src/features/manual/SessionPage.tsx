@@ -3,6 +3,7 @@
  * environment, configuration, state, estimate, tags, linked issues, open or closed. Writers edit every field
  * (only changes are sent) and close the session (`status: closed`, spec §3).
  */
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
@@ -141,7 +142,6 @@ function CloseSession({ projectId, session }: { projectId: string; session: Sess
 function EditSession({ projectId, session, releases }: { projectId: string; session: Session; releases: Release[] }) {
   const update = $api.useMutation('patch', P.session);
   const refresh = useRefresh();
-  const initial = sessionDraft(session);
   return (
     <EditCard
       what="session"
@@ -158,15 +158,38 @@ function EditSession({ projectId, session, releases }: { projectId: string; sess
       }
     >
       {(submit) => (
-        <SessionForm
-          initial={initial}
-          releases={releases}
-          submitLabel="Save session"
-          error={update.error}
-          pending={update.isPending}
-          onSubmit={(d) => submit(sessionUpdateBody(initial, d))}
-        />
+        <EditSessionForm session={session} releases={releases} error={update.error} pending={update.isPending} submit={submit} />
       )}
     </EditCard>
+  );
+}
+
+/**
+ * The open edit form: its changes are what differs from the session it opened with, not from the session as read
+ * again since (Close session on this page reads it again): a field another tab changed meanwhile is not sent back.
+ */
+function EditSessionForm({
+  session,
+  releases,
+  error,
+  pending,
+  submit,
+}: {
+  session: Session;
+  releases: Release[];
+  error: unknown;
+  pending: boolean;
+  submit: (body: ReturnType<typeof sessionUpdateBody>) => void;
+}) {
+  const [initial] = useState(() => sessionDraft(session));
+  return (
+    <SessionForm
+      initial={initial}
+      releases={releases}
+      submitLabel="Save session"
+      error={error}
+      pending={pending}
+      onSubmit={(d) => submit(sessionUpdateBody(initial, d))}
+    />
   );
 }

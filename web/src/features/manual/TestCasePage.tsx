@@ -20,6 +20,7 @@ import { RichText, textToHtml } from './components/RichText';
 import { StepsEditor } from './components/StepsEditor';
 import { StepsView } from './components/StepsView';
 import { flattenSuites } from './components/SuiteTree';
+import { changedFields } from './changes';
 import { P, useRefresh, useSuites } from './data';
 import { emptyStep, fromClassic, fromGherkin, toBody, type StepDraft, type StepKind } from './steps';
 import { Tags } from './components/Tags';
@@ -204,7 +205,10 @@ export function TestCasePage() {
 function EditCase({ projectId, testCase }: { projectId: string; testCase: Case }) {
   const update = $api.useMutation('patch', P.case);
   const refresh = useRefresh();
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<'saved' | 'nothing' | false>(false);
+  // What the form started from (then what it last saved): a save sends only the fields changed since, so a field
+  // changed meanwhile in another tab and not touched here is kept (spec §4.4: "send only changes").
+  const [base, setBase] = useState(() => bodyOf(draftOf(testCase)));
   return (
     <CaseForm
       // The form keeps what the person typed across saves and comments; another case starts it afresh.
@@ -215,17 +219,25 @@ function EditCase({ projectId, testCase }: { projectId: string; testCase: Case }
       mutation={update}
       saved={saved}
       onEdit={() => setSaved(false)}
-      onSubmit={(d) =>
+      onSubmit={(d) => {
+        const next = bodyOf(d);
+        const body = changedFields(base, next);
+        if (Object.keys(body).length === 0) {
+          update.reset();
+          setSaved('nothing');
+          return;
+        }
         update.mutate(
-          { params: { path: { projectId, caseId: testCase._id } }, body: bodyOf(d) },
+          { params: { path: { projectId, caseId: testCase._id } }, body },
           {
             onSuccess: () => {
-              setSaved(true);
+              setBase(next);
+              setSaved('saved');
               void refresh(P.case, P.cases);
             },
           },
-        )
-      }
+        );
+      }}
     />
   );
 }
@@ -246,11 +258,14 @@ function CaseForm({
   /** An existing case's suite (fixed: the API moves no case between suites). */
   suiteName?: string;
   mutation: { error: unknown; isPending: boolean };
-  saved?: boolean;
+  /** The last save's outcome: stored, or nothing to send. */
+  saved?: 'saved' | 'nothing' | false;
   onEdit?: () => void;
   onSubmit: (draft: Draft) => void;
 }) {
   const [d, setDraft] = useState(initial);
+  // A custom field named twice: the body is an object, so one of the two values would be dropped without a word.
+  const [twice, setTwice] = useState<string>();
   const suites = useSuites(projectId);
   const set = (patch: Partial<Draft>) => {
     setDraft((prev) => ({ ...prev, ...patch }));
@@ -258,7 +273,10 @@ function CaseForm({
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onSubmit(d);
+    const names = d.customFields.filter((f) => f.name || f.value).map((f) => f.name);
+    const repeated = names.find((name, i) => names.indexOf(name) !== i);
+    setTwice(repeated);
+    if (repeated === undefined) onSubmit(d);
   };
   const steps = d.stepsType === 'classic' ? d.classic : d.gherkin;
 
@@ -267,7 +285,7 @@ function CaseForm({
       <section className="card" aria-labelledby="case-basics">
         <h2 id="case-basics">Case</h2>
         <div className="form-grid form-grid-wide">
-          <TextField label="Title" value={d.title} onChange={(title) => set({ title })} maxLength={500} required />
+          <TextField label="Title" value={d.title} onChange={(title) => set({ title })} required />
           {isNew ? (
             <div className="field">
               <label htmlFor="case-suite">Suite</label>
@@ -369,10 +387,20 @@ function CaseForm({
       </section>
 
       <div className="manual-submit">
-        <FormError error={mutation.error} />
-        {saved ? (
+        {twice !== undefined ? (
+          <div className="callout callout-error" role="alert">
+            <strong>Not saved.</strong> Custom fields: the name &quot;{twice}&quot; is given twice
+          </div>
+        ) : (
+          <FormError error={mutation.error} />
+        )}
+        {saved === 'saved' ? (
           <p className="callout callout-success" role="status">
             Saved.
+          </p>
+        ) : saved === 'nothing' ? (
+          <p className="muted" role="status">
+            Nothing changed.
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={mutation.isPending}>

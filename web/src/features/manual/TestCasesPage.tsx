@@ -17,6 +17,7 @@ import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
 import { Tags } from './components/Tags';
 import { ALL, flattenSuites, SuiteTree, type Suite } from './components/SuiteTree';
+import { changedFields } from './changes';
 import { P, useRefresh, useSuites } from './data';
 import {
   AUTOMATION_STATUSES,
@@ -363,6 +364,8 @@ function SuiteForm({
   onDone: (id: string) => void;
 }) {
   const [form, setForm] = useState(initial);
+  // What the form started from (the suite as this page knew it when the form opened).
+  const [started] = useState(initial);
   const refresh = useRefresh();
   const create = $api.useMutation('post', P.suites);
   const update = $api.useMutation('patch', P.suite);
@@ -378,13 +381,14 @@ function SuiteForm({
       onDone(id);
     };
     if (suite) {
-      update.mutate(
-        {
-          params: { path: { projectId, suiteId: suite._id } },
-          body: { name: form.name, description: form.description, parentSuiteId: form.parent || null },
-        },
-        { onSuccess: (res) => done(res.data._id) },
+      // Only what this form changed: a rename never moves back, nor clears, a suite moved or described meanwhile in
+      // another tab. Nothing changed, nothing is sent.
+      const body = changedFields(
+        { name: started.name, description: started.description, parentSuiteId: started.parent || null },
+        { name: form.name, description: form.description, parentSuiteId: form.parent || null },
       );
+      if (Object.keys(body).length === 0) return onDone(suite._id);
+      update.mutate({ params: { path: { projectId, suiteId: suite._id } }, body }, { onSuccess: (res) => done(res.data._id) });
     } else {
       create.mutate(
         {
@@ -403,14 +407,8 @@ function SuiteForm({
   return (
     <form className="form manual-compact-form" onSubmit={submit} aria-labelledby={suite ? 'edit-suite-heading' : 'new-suite-heading'}>
       <h3 id={suite ? 'edit-suite-heading' : 'new-suite-heading'}>{suite ? `Edit suite ${suite.name}` : 'New suite'}</h3>
-      <TextField label="Suite name" value={form.name} onChange={(name) => setForm({ ...form, name })} maxLength={500} required />
-      <TextArea
-        label="Suite description"
-        value={form.description}
-        onChange={(description) => setForm({ ...form, description })}
-        maxLength={2000}
-        rows={2}
-      />
+      <TextField label="Suite name" value={form.name} onChange={(name) => setForm({ ...form, name })} required />
+      <TextArea label="Suite description" value={form.description} onChange={(description) => setForm({ ...form, description })} rows={2} />
       <div className="field">
         <label htmlFor={suite ? 'edit-suite-parent' : 'new-suite-parent'}>Parent suite</label>
         <select

@@ -12,7 +12,6 @@ export type ClassicStep = Schemas['ManualTestClassicStep'];
 export type GherkinStep = Schemas['ManualTestGherkinStep'];
 
 export const MAX_STEPS = 100;
-export const MAX_STEP_TEXT = 5000;
 /** Levels of sub-steps below a top-level step. */
 export const MAX_SUB_STEP_DEPTH = 5;
 

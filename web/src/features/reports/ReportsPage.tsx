@@ -1,8 +1,9 @@
 /**
- * `/projects/:projectId/reports` — generate a PDF report of the project: a window of 7, 30 or 90 days, optionally
- * one branch, one environment and tags. The report is made in the background; its page shows the status and the
- * download when it is ready. PDF reports are limited per user: a request the limit refuses shows the API's message
- * and counts down to when the API says to try again (`Retry-After`).
+ * `/projects/:projectId/reports` — generate a PDF report of the project: a window of 7 or 30 days (the API takes 1
+ * to 30: no longer window is offered), optionally one branch, one environment and tags. The report is made in the
+ * background; its page shows the status and the download when it is ready. PDF reports are limited per user: a
+ * request the limit refuses shows the API's message and counts down to when the API says to try again
+ * (`Retry-After`).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -41,10 +42,15 @@ export function ReportsPage() {
     setRetry(undefined);
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim();
-    const tags = text('tags')
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
+    // Each tag once: the API counts the list it is sent against its 20 tags, repeats included.
+    const tags = [
+      ...new Set(
+        text('tags')
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
     create.mutate(
       {
         params: { path: { projectId } },
@@ -74,7 +80,6 @@ export function ReportsPage() {
           <select name="days" defaultValue={30}>
             <option value={7}>Last 7 days</option>
             <option value={30}>Last 30 days</option>
-            <option value={90}>Last 90 days</option>
           </select>
         </label>
         <label>

@@ -123,7 +123,7 @@ function CreateToken({ onCreated }: { onCreated: (name: string, secret: string) 
       <h2 id="create-token-title">New token</h2>
       <label>
         Name
-        <input name="name" maxLength={100} autoComplete="off" />
+        <input name="name" autoComplete="off" />
       </label>
       <label>
         Expires after

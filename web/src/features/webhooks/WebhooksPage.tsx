@@ -141,7 +141,7 @@ function CreateWebhook({ projectId, onCreated }: { projectId: string; onCreated:
       </label>
       <label>
         Description
-        <input name="description" maxLength={500} />
+        <input name="description" />
       </label>
       <FormError error={create.error} title="Not created" />
       <button type="submit" className="button button-primary" disabled={create.isPending}>

@@ -67,9 +67,12 @@ export function LinkedIssuesEditor({ issues, onChange }: { issues: LinkedIssue[]
   );
 }
 
-/** Empty fields dropped (the API keeps what is sent, so "" would be stored). */
+/**
+ * Empty fields dropped (the API keeps what is sent, so "" would be stored), and a row left blank with them, as the
+ * case editor leaves out a blank step row: "Add linked issue" clicked and nothing typed is no issue to refuse.
+ */
 export function cleanIssues(issues: LinkedIssue[]): LinkedIssue[] {
-  return issues.map(
-    (i) => Object.fromEntries(Object.entries(i).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as LinkedIssue,
-  );
+  return issues
+    .map((i) => Object.fromEntries(Object.entries(i).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as LinkedIssue)
+    .filter((i) => Object.keys(i).length > 0);
 }

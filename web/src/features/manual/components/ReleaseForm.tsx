@@ -149,7 +149,7 @@ export function ReleaseForm({
   return (
     <form className="form-wide" onSubmit={submit} aria-label={submitLabel}>
       <div className="form-grid">
-        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} maxLength={255} required />
+        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} required />
         <TextField label="Release type" value={d.type} onChange={(type) => set({ type })} placeholder="e.g. major, hotfix" />
         <ReleaseSelect
           label="Parent release"

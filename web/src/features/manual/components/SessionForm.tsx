@@ -124,7 +124,7 @@ export function SessionForm({
   return (
     <form className="form-wide" onSubmit={submit} aria-label={submitLabel}>
       <div className="form-grid">
-        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} maxLength={255} required />
+        <TextField label="Name" value={d.name} onChange={(name) => set({ name })} required />
         <TextField
           label="Session type"
           value={d.sessionType}

@@ -8,7 +8,6 @@ import { useEffect, useId, useRef } from 'react';
 import {
   addSubStep,
   emptyStep,
-  MAX_STEP_TEXT,
   MAX_STEPS,
   MAX_SUB_STEP_DEPTH,
   moveStep,
@@ -55,7 +54,6 @@ export function StepsEditor({ kind, steps, onChange }: { kind: StepKind; steps: 
                   <textarea
                     id={field('action')}
                     rows={2}
-                    maxLength={MAX_STEP_TEXT}
                     value={step.action}
                     onChange={(e) => onChange(updateStep(steps, path, { action: e.target.value }))}
                   />
@@ -65,7 +63,6 @@ export function StepsEditor({ kind, steps, onChange }: { kind: StepKind; steps: 
                   <textarea
                     id={field('data')}
                     rows={1}
-                    maxLength={MAX_STEP_TEXT}
                     value={step.data}
                     onChange={(e) => onChange(updateStep(steps, path, { data: e.target.value }))}
                   />
@@ -75,7 +72,6 @@ export function StepsEditor({ kind, steps, onChange }: { kind: StepKind; steps: 
                   <textarea
                     id={field('expected')}
                     rows={2}
-                    maxLength={MAX_STEP_TEXT}
                     value={step.expectedResult}
                     onChange={(e) => onChange(updateStep(steps, path, { expectedResult: e.target.value }))}
                   />
@@ -101,7 +97,6 @@ export function StepsEditor({ kind, steps, onChange }: { kind: StepKind; steps: 
                   </label>
                   <input
                     id={field('text')}
-                    maxLength={MAX_STEP_TEXT}
                     value={step.text}
                     onChange={(e) => onChange(updateStep(steps, path, { text: e.target.value }))}
                   />

@@ -1,4 +1,9 @@
-/** Labelled form fields (each input gets its own id and a visible label), in the `.form` layout of styles.css. */
+/**
+ * Labelled form fields (each input gets its own id and a visible label), in the `.form` layout of styles.css.
+ * The app's text fields carry no `maxLength`: a browser cuts typed or pasted text there without a word, and counts
+ * UTF-16 units where the API counts characters (an emoji is two). Text over a limit is sent whole; the API's
+ * refusal names the field next to the form, and what was typed stays.
+ */
 import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { valueLabel } from '../values';
 
