@@ -2,9 +2,10 @@
  * The same thing open in two tabs, or changed through the API while a page shows it, and then acted on in the page
  * that has not seen the change. Signed out in another tab (or everywhere, from another browser), a save, a new case
  * and a verdict are refused: the page stays, what was typed is kept, and it says so and how to sign in again (a new
- * tab), after which the same form saves. A case, a suite ("Edit suite"), a run's and a session's edit form in two
- * tabs: each save sends only what its form changed (against what it opened with, also once a verdict or Close
- * session on the page read the record again), so the other tab's changes are kept, never moved or written back. A
+ * tab), after which the same form saves. A case, a suite ("Edit suite"), a run's, a session's and a release's edit
+ * form in two tabs: each save sends only what its form changed (against what it opened with, also once a verdict,
+ * Close session or Start release on the page read the record again, which leaves what was typed in place), so the
+ * other tab's changes are kept, never moved or written back. A
  * run closed in another tab while its edit form is open: said in words (not the API's `releaseId`), the page then
  * shows it closed and its release still changes. Made a viewer while the new-case form and a run are open: the
  * create and the verdict are refused with the role's words, the form kept, nothing stored. A webhook deleted in
@@ -293,6 +294,36 @@ test("a session's edit form open while another tab changes it and Close session 
     name: 'Tour the CSV exports',
     environment: 'production',
     status: 'closed',
+  });
+});
+
+test("a release's edit form open while another tab changes it and Start release is clicked here: nothing typed is lost, the other's change kept", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const a = api(t.token);
+  const release = await created(a.post(`/${t.projectId}/releases`, { name: '3.0.0', environment: 'staging' }));
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/releases/${release._id}`);
+  await page.getByRole('button', { name: 'Edit release' }).click();
+  await expect(page.getByLabel('Environment')).toHaveValue('staging');
+  await page.getByLabel('Name').fill('3.0.0 "Wallets"');
+
+  // Another tab moves the release to production; this page then starts it (and so reads it again).
+  const moved = await a.patch(`/${t.projectId}/releases/${release._id}`, { environment: 'production' });
+  expect(moved.status, moved.text).toBe(200);
+  await page.getByRole('button', { name: 'Start release' }).click();
+  await expect(page.getByRole('button', { name: 'Start release' })).toHaveCount(0);
+  await expect(page.getByLabel('Name')).toHaveValue('3.0.0 "Wallets"');
+
+  await page.getByRole('button', { name: 'Save release' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^3\.0\.0 "Wallets"/);
+  expect((await a.get(`/${t.projectId}/releases/${release._id}`)).body.data).toMatchObject({
+    name: '3.0.0 "Wallets"',
+    environment: 'production',
+    isStarted: true,
   });
 });
 
