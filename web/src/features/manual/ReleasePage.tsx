@@ -3,7 +3,7 @@
  * the times the API stamped), dates, branch, environment, build target, testers, note, linked issues, parent
  * and sub-releases. Writers start, complete or reopen it and edit every field (only changes are sent).
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
@@ -146,6 +146,7 @@ function EditRelease({ projectId, release: r, releases }: { projectId: string; r
   return (
     <EditCard
       what="release"
+      record={r}
       save={(body: ReturnType<typeof releaseUpdateBody>, saved) =>
         update.mutate(
           { params: { path: { projectId, releaseId: r._id } }, body },
@@ -158,39 +159,17 @@ function EditRelease({ projectId, release: r, releases }: { projectId: string; r
         )
       }
     >
-      {(submit) => <EditReleaseForm release={r} releases={releases} error={update.error} pending={update.isPending} submit={submit} />}
+      {(submit, opened) => (
+        <ReleaseForm
+          initial={releaseDraft(opened)}
+          releases={releases}
+          releaseId={r._id}
+          submitLabel="Save release"
+          error={update.error}
+          pending={update.isPending}
+          onSubmit={(d) => submit(releaseUpdateBody(releaseDraft(opened), d))}
+        />
+      )}
     </EditCard>
-  );
-}
-
-/**
- * The open edit form: it keeps what was typed, and its changes are what differs from the release it opened with, not
- * from the release as read again since (Start release on this page, another tab's save): a field changed meanwhile
- * is not sent back, and nothing typed is lost.
- */
-function EditReleaseForm({
-  release,
-  releases,
-  error,
-  pending,
-  submit,
-}: {
-  release: Release;
-  releases: Release[];
-  error: unknown;
-  pending: boolean;
-  submit: (body: ReturnType<typeof releaseUpdateBody>) => void;
-}) {
-  const [initial] = useState(() => releaseDraft(release));
-  return (
-    <ReleaseForm
-      initial={initial}
-      releases={releases}
-      releaseId={release._id}
-      submitLabel="Save release"
-      error={error}
-      pending={pending}
-      onSubmit={(d) => submit(releaseUpdateBody(initial, d))}
-    />
   );
 }

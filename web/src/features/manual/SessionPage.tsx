@@ -3,7 +3,6 @@
  * environment, configuration, state, estimate, tags, linked issues, open or closed. Writers edit every field
  * (only changes are sent) and close the session (`status: closed`, spec §3).
  */
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useProjectAccess } from '../../api/account';
@@ -145,6 +144,7 @@ function EditSession({ projectId, session, releases }: { projectId: string; sess
   return (
     <EditCard
       what="session"
+      record={session}
       save={(body: ReturnType<typeof sessionUpdateBody>, saved) =>
         update.mutate(
           { params: { path: { projectId, sessionId: session._id } }, body },
@@ -157,39 +157,16 @@ function EditSession({ projectId, session, releases }: { projectId: string; sess
         )
       }
     >
-      {(submit) => (
-        <EditSessionForm session={session} releases={releases} error={update.error} pending={update.isPending} submit={submit} />
+      {(submit, opened) => (
+        <SessionForm
+          initial={sessionDraft(opened)}
+          releases={releases}
+          submitLabel="Save session"
+          error={update.error}
+          pending={update.isPending}
+          onSubmit={(d) => submit(sessionUpdateBody(sessionDraft(opened), d))}
+        />
       )}
     </EditCard>
-  );
-}
-
-/**
- * The open edit form: its changes are what differs from the session it opened with, not from the session as read
- * again since (Close session on this page reads it again): a field another tab changed meanwhile is not sent back.
- */
-function EditSessionForm({
-  session,
-  releases,
-  error,
-  pending,
-  submit,
-}: {
-  session: Session;
-  releases: Release[];
-  error: unknown;
-  pending: boolean;
-  submit: (body: ReturnType<typeof sessionUpdateBody>) => void;
-}) {
-  const [initial] = useState(() => sessionDraft(session));
-  return (
-    <SessionForm
-      initial={initial}
-      releases={releases}
-      submitLabel="Save session"
-      error={error}
-      pending={pending}
-      onSubmit={(d) => submit(sessionUpdateBody(initial, d))}
-    />
   );
 }
