@@ -9,7 +9,8 @@
  * cases filtered by verdict and assignee (in the URL, kept on reload): none matching, a chosen case filtered out,
  * and a run that holds no case each say so. The verdict keys s, r and u, and j/k stopping at the list's ends; no key
  * acts while an actual result or an assignee's e-mail is typed. A step result and a comment saved in a page that
- * has not seen the run closed: refused with the API's message, the typed text kept, nothing stored.
+ * has not seen the run closed: refused with the API's message, the typed text kept, nothing stored. Keys pressed
+ * faster than a slowed-down page renders: each j counts, and the verdict key lands on the case the keys reached.
  */
 import { testAdmin } from '@assay/testkit';
 import { api, created, detail, expect, expectAccessible, test } from './support/fixtures';
@@ -564,4 +565,38 @@ test("a second verdict key while the first verdict is saving is ignored, as the 
   await expect(verdicts.getByRole('button', { name: /^Failed/ })).toHaveAttribute('aria-pressed', 'true');
   expect(sent).toEqual(['passed', 'failed']);
   expect((await getCase('TC-1')).result).toBe('failed');
+});
+
+test('keys pressed faster than the page renders: each j moves one case on, and a verdict key lands on the case it follows', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  const a = api(t.token);
+  const P = `/${t.projectId}`;
+  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Smoke' }));
+  for (const n of [1, 2, 3, 4, 5, 6]) await created(a.post(`${P}/manual-test-cases`, { title: `Check ${n}`, suiteId: suite._id }));
+  const run = await created(a.post(`${P}/manual-runs`, { name: 'Smoke run' }));
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-runs/${run._id}`);
+  const current = page.locator('#current-case-heading');
+  await expect(current).toHaveText('TC-1 Check 1');
+  // A slow machine: renders lag behind the keys (what a busy laptop or a held-down key does).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  for (let i = 0; i < 3; i++) await page.keyboard.press('j');
+  await page.keyboard.press('f');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(current).toHaveText('TC-4 Check 4');
+  await expect(page.getByText('1 of 6 tested')).toBeVisible();
+  const cases = (await a.get(`${P}/manual-runs/${run._id}/test-cases?limit=100`)).body.data;
+  expect(Object.fromEntries(cases.map((c: { testCase: { caseId: string }; result: string }) => [c.testCase.caseId, c.result]))).toEqual({
+    'TC-1': 'untested',
+    'TC-2': 'untested',
+    'TC-3': 'untested',
+    'TC-4': 'failed',
+    'TC-5': 'untested',
+    'TC-6': 'untested',
+  });
 });

@@ -87,7 +87,7 @@ export function ManualRunPage() {
 }
 
 function Execution({ projectId, run, canExecute }: { projectId: string; run: Run; canExecute: boolean }) {
-  const [q, set] = useSearchState(['case', 'result', 'assignee', 'page'] as const);
+  const [q, set, read] = useSearchState(['case', 'result', 'assignee', 'page'] as const);
   const me = useAccount().data?.data.user;
   const assignee = q.assignee === 'me' ? me?.id : q.assignee === 'none' ? 'none' : undefined;
   const result = VERDICTS.find((v) => v === q.result);
@@ -98,17 +98,25 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     { enabled: q.assignee !== 'me' || Boolean(me) },
   );
   const list = cases.data?.data ?? [];
-  const current = list.find((c) => c._id === q.case) ?? (q.case ? undefined : list[0]);
+  const caseOf = (id: string | undefined) => list.find((c) => c._id === id) ?? (id ? undefined : list[0]);
+  const current = caseOf(q.case);
   const rows = useRef(new Map<string, HTMLTableRowElement>());
   // The clock of the current case: it starts when the case is opened (or the page loads) and again after
-  // each verdict; a verdict adds its seconds to the case's `elapsed`.
+  // each verdict; a verdict adds its seconds to the case's `elapsed`. The ref is the clock as last started,
+  // for a key that comes before the page has rendered the case it moved to.
   const [loadedAt] = useState(() => Date.now());
   const [clock, setClock] = useState({ id: '', at: 0 });
-  const since = current && clock.id === current._id ? clock.at : loadedAt;
+  const lastClock = useRef(clock);
+  const sinceOf = (c: RunCase, k: { id: string; at: number }) => (k.id === c._id ? k.at : loadedAt);
+  const since = current ? sinceOf(current, clock) : loadedAt;
+  const startClock = (c: RunCase) => {
+    lastClock.current = { id: c._id, at: Date.now() };
+    setClock(lastClock.current);
+  };
   const select = (c: RunCase | undefined) => {
     if (!c) return;
     set({ case: c._id });
-    setClock({ id: c._id, at: Date.now() });
+    startClock(c);
     rows.current.get(c._id)?.scrollIntoView({ block: 'nearest' });
   };
   const refresh = useRefresh();
@@ -117,8 +125,8 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
   // seconds to an `elapsed` the page has not seen updated.
   const verdict = $api.useMutation('patch', P.runCase, { onSuccess: () => refresh(P.run, P.runCases, P.runs) });
   const setVerdict = (c: RunCase, result: Verdict) => {
-    const spent = Math.max(0, Math.round((Date.now() - since) / 1000));
-    setClock({ id: c._id, at: Date.now() });
+    const spent = Math.max(0, Math.round((Date.now() - sinceOf(c, lastClock.current)) / 1000));
+    startClock(c);
     verdict.mutate({
       params: { path: { projectId, runId: run._id, caseRef: c._id } },
       body: { result, elapsed: (c.elapsed ?? 0) + spent },
@@ -127,13 +135,15 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
 
   const onKey = useEffectEvent((e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    const index = current ? list.indexOf(current) : -1;
+    // From the case last picked, which the page may not show yet: keys come faster than a busy page renders.
+    const picked = caseOf(read().case);
+    const index = picked ? list.indexOf(picked) : -1;
     if (e.key === 'j' || e.key === 'ArrowDown') {
       select(list[Math.min(index + 1, list.length - 1)]);
     } else if (e.key === 'k' || e.key === 'ArrowUp') {
       select(list[Math.max(index - 1, 0)]);
-    } else if (canExecute && current && KEY_VERDICT.has(e.key)) {
-      if (!verdict.isPending) setVerdict(current, KEY_VERDICT.get(e.key)!);
+    } else if (canExecute && picked && KEY_VERDICT.has(e.key)) {
+      if (!verdict.isPending) setVerdict(picked, KEY_VERDICT.get(e.key)!);
     } else return;
     e.preventDefault();
   });
