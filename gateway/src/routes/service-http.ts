@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
-import { INTERNAL_AUTH_HEADER, internalAuthValue, streamPassing } from '@assay/service-kit';
+import { DEADLINE_HEADER, INTERNAL_AUTH_HEADER, internalAuthValue, streamPassing } from '@assay/service-kit';
 
 export interface ServiceHttpOptions {
   internalToken: string;
@@ -47,6 +47,8 @@ export async function fetchFromService(request: FastifyRequest, url: string, opt
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  // The deadline goes with the request, as with an RPC: the service commits nothing once it has passed.
+  if (!opts.signal) headers[DEADLINE_HEADER] = String(opts.timeoutMs);
   const signal = opts.signal ?? AbortSignal.timeout(opts.timeoutMs);
   try {
     return await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);

@@ -3,6 +3,7 @@
  * (search_path), a transaction helper, COPY, and migrations (node-pg-migrate, plain SQL files) run under a
  * blocking advisory lock so two replicas starting together never migrate at once.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { finished } from 'node:stream/promises';
@@ -74,12 +75,38 @@ export async function endPool(pool: Pool): Promise<void> {
   await pool.end();
 }
 
-/** Runs `fn` in one transaction; rolls back on any error. */
+/**
+ * The caller a service's work is for (an RPC, a request on a service's internal HTTP port), set by the service kit
+ * around each. `gaveUp` is true once the caller has given up before it was answered: it went away (its own caller's
+ * connection dropped), or the time its commits still reach it in has passed (its deadline, less a margin). Work a
+ * call leaves running after its answer is on its own, and commits.
+ */
+export interface CallScope {
+  gaveUp(): boolean;
+}
+
+const callScope = new AsyncLocalStorage<CallScope>();
+
+/** Runs `fn` for `scope`'s caller: the transactions it opens commit only while that caller still waits. */
+export function runForCaller<T>(scope: CallScope, fn: () => T): T {
+  return callScope.run(scope, fn);
+}
+
+/**
+ * Runs `fn` in one transaction; rolls back on any error, and when the caller the work is for has given up by the
+ * time `fn` is done (503 SERVICE_UNAVAILABLE, which the caller no longer reads: nothing is done that it was told
+ * failed).
+ */
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const result = await fn(client);
+    // A caller that gave up has answered (or will answer) its own caller a 5xx, which says to retry; the gateway
+    // keeps no answer for a 5xx, so the retry runs again with the same Idempotency-Key: a create committed now (a
+    // lock waited for past the deadline) would be stored twice.
+    if (callScope.getStore()?.gaveUp())
+      throw new AppError('SERVICE_UNAVAILABLE', 'the caller gave up before the transaction committed: rolled back');
     await client.query('COMMIT');
     return result;
   } catch (err) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createLogger } from '@assay/logger';
 import { createDatabase, testSystem } from '@assay/testkit';
-import { createPool, migrate, newId, ID_PATTERN, withTransaction } from '../src';
+import { createPool, migrate, newId, runForCaller, ID_PATTERN, withTransaction } from '../src';
 
 const logger = createLogger('test', 'silent');
 
@@ -43,6 +43,31 @@ describe('migrations', () => {
       ).rejects.toThrow('boom');
       const { rows } = await pool.query(`SELECT count(*) AS n FROM things`);
       expect(rows[0].n).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("commits a caller's transaction only while the caller waits", async () => {
+    const pool = createPool({ connectionString: url, schema: 'demo', applicationName: 'test' });
+    const insert = (id: string) => withTransaction(pool, (c) => c.query(`INSERT INTO things (id) VALUES ($1)`, [id]));
+    try {
+      let gone = false;
+      const waiting = { gaveUp: () => gone };
+      await runForCaller(waiting, () => insert('waited'));
+      // The caller gives up while the transaction runs: rolled back, 503.
+      await expect(
+        runForCaller(waiting, () =>
+          withTransaction(pool, async (c) => {
+            await c.query(`INSERT INTO things (id) VALUES ('gone')`);
+            gone = true;
+          }),
+        ),
+      ).rejects.toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
+      // Work for no caller (a worker) commits as before.
+      await insert('worker');
+      const { rows } = await pool.query(`SELECT id FROM things WHERE id = ANY($1) ORDER BY id`, [['waited', 'gone', 'worker']]);
+      expect(rows.map((r) => r.id)).toEqual(['waited', 'worker']);
     } finally {
       await pool.end();
     }

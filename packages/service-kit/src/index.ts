@@ -10,4 +10,5 @@ export * from './paging';
 export * from './loop';
 export * from './consumer';
 export * from './memory';
+export { DEADLINE_HEADER } from './caller-scope';
 export { unaryHandler, type UnaryHandlerOptions } from './unary-handler';

@@ -27,6 +27,7 @@ import { principalKey } from './context';
 import { RPC_CONNECTION_WINDOW, RPC_STREAM_WINDOW } from './clients';
 import { unaryHandler } from './unary-handler';
 import { decodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
+import { callerScopeInterceptor, withCallerScope } from './caller-scope';
 
 /** Settings every service has (see `serviceSettings` in @assay/config). */
 export interface CommonSettings {
@@ -142,12 +143,13 @@ export function principalInterceptor(): Interceptor {
 }
 
 /**
- * What every call into a service's handlers goes through, whatever the transport: the request id, the error
- * mapping and access log, and the caller principal. (startService adds metrics, the in-flight count and the
- * internal authentication around them; handler tests use exactly these three over an in-memory transport.)
+ * What every call into a service's handlers goes through, whatever the transport: the request id, the caller's
+ * scope (its transactions commit only while it waits), the error mapping and access log, and the caller principal.
+ * (startService adds metrics, the in-flight count and the internal authentication around them; handler tests use
+ * exactly these four over an in-memory transport.)
  */
 export function handlerInterceptors(logger: Logger): Interceptor[] {
-  return [requestContextInterceptor(), errorAndAccessLogInterceptor(logger), principalInterceptor()];
+  return [requestContextInterceptor(), callerScopeInterceptor(), errorAndAccessLogInterceptor(logger), principalInterceptor()];
 }
 
 export async function startService<C extends CommonSettings, W>(def: ServiceDefinition<C, W>): Promise<RunningService<C, W>> {
@@ -193,6 +195,7 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
   };
   const interceptors = [
     requestContextInterceptor(),
+    callerScopeInterceptor(),
     errorAndAccessLogInterceptor(logger),
     metrics.rpcInterceptor,
     inFlightInterceptor,
@@ -261,6 +264,7 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
       scoped.addHook('onRequest', async (_request, reply) => {
         reply.raw.once('close', streamPassing());
       });
+      scoped.addHook('onRoute', withCallerScope);
       await def.http!(scoped, wiring);
     });
   }

@@ -1,7 +1,8 @@
 /**
  * The service bootstrap against real dependencies: gRPC health follows Postgres and Kafka (NOT_SERVING while
  * either is down, SERVING again when it returns), internal auth, and graceful shutdown that lets an in-flight
- * call finish. Postgres and Kafka here are private copies, so stopping them disturbs no other test.
+ * call finish; a call's transaction committed only while its caller waits. Postgres and Kafka here are private
+ * copies, so stopping them disturbs no other test.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { Health, HealthCheckResponse_ServingStatus as Status } from '@assay/proto/grpc/health/v1/health_pb';
 import { ManualTestingService } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { componentScript, freePorts, waitUntil } from '@assay/testkit';
+import { withTransaction } from '@assay/db';
 import { createRpcClient, formatCallers, parseCallers, startService, type RunningService } from '../src';
 
 jest.setTimeout(120000);
@@ -23,6 +25,10 @@ describe('service bootstrap', () => {
   let svc: RunningService;
   let migrationsDir: string;
   let releaseSlowCall!: () => void;
+  let releaseCreate: (() => void) | undefined;
+  let createSettled: Promise<unknown> | undefined;
+  let releaseDetached: (() => void) | undefined;
+  let detachedSettled: Promise<unknown> | undefined;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-health-'));
@@ -55,12 +61,33 @@ describe('service bootstrap', () => {
       db: { schema: 'probe', migrationsDir },
       kafka: true,
       healthIntervalMs: 250,
-      wire: () => undefined,
-      routes: (router) =>
+      wire: (ctx) => ctx.pool,
+      routes: (router, pool) =>
         router.service(ManualTestingService, {
           async listSuites() {
             await new Promise<void>((r) => (releaseSlowCall = r));
             return { suites: [] };
+          },
+          // A create whose transaction waits (for a lock, say) until the test lets it go.
+          async createSuite(req) {
+            const work = withTransaction(pool, async (c) => {
+              await c.query('INSERT INTO t (id) VALUES ($1)', [Number(req.name)]);
+              await new Promise<void>((r) => (releaseCreate = r));
+            });
+            createSettled = work.then(
+              () => 'committed',
+              (err: unknown) => err,
+            );
+            await work;
+            return {};
+          },
+          // Answers at once, and leaves work running that commits after the answer.
+          async getCase(req) {
+            const gate = new Promise<void>((r) => (releaseDetached = r));
+            detachedSettled = gate.then(() =>
+              withTransaction(pool, (c) => c.query('INSERT INTO t (id) VALUES ($1)', [Number(req.caseRef)])),
+            );
+            return {};
           },
         }),
     });
@@ -123,6 +150,43 @@ describe('service bootstrap', () => {
     await waitFor(Status.NOT_SERVING);
     await componentScript('kafka', 'start', scriptEnv);
     await waitFor(Status.SERVING);
+  });
+
+  it("commits a call's transaction only while its caller waits; work left running after the answer commits", async () => {
+    const client = (timeoutMs: number) =>
+      createRpcClient(ManualTestingService, { baseUrl: `http://127.0.0.1:${svc.rpcPort}`, internalToken: TOKEN, timeoutMs });
+    const stored = async (id: number) => (await svc.ctx.pool.query('SELECT count(*) AS n FROM t WHERE id = $1', [id])).rows[0].n;
+    const started = () =>
+      waitUntil(
+        async () => releaseCreate !== undefined,
+        5000,
+        () => 'the create never started',
+      );
+
+    // Its deadline passes while the transaction waits: the caller gets DeadlineExceeded, and the transaction is
+    // rolled back when it gets to its commit.
+    releaseCreate = undefined;
+    await expect(client(1000).createSuite({ name: '1' })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    await started();
+    releaseCreate!();
+    expect(await createSettled).toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
+    expect(await stored(1)).toBe(0);
+
+    // Let go in time: committed and answered.
+    releaseCreate = undefined;
+    const inTime = client(20000).createSuite({ name: '2' });
+    await started();
+    releaseCreate!();
+    await expect(inTime).resolves.toBeDefined();
+    expect(await createSettled).toBe('committed');
+    expect(await stored(2)).toBe(1);
+
+    // Work a call leaves running is its own once the call is answered, even past the call's deadline.
+    await client(1000).getCase({ caseRef: '3' });
+    await new Promise((r) => setTimeout(r, 1100));
+    releaseDetached!();
+    await detachedSettled;
+    expect(await stored(3)).toBe(1);
   });
 
   it('drains on shutdown: NOT_SERVING, the in-flight call completes, new calls are refused', async () => {

@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { ReportSchema, type Report, type ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
-import { ID_PATTERN, newId } from '@assay/db';
+import { ID_PATTERN, newId, withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
 import { principalOf } from '@assay/service-kit';
 import { reportStatus } from '@assay/contracts/reports/reports';
@@ -50,20 +50,23 @@ export function reportHandlers(rt: Wiring): Pick<ServiceImpl<typeof ReportsServi
       const now = rt.clock();
       const period = periodEnding(now, params.days);
       const name = await projectName(rt.sources, req.projectId, ctx.signal).catch(unwrap);
-      const row = await insertReport(rt.pool, {
-        id: newId(),
-        projectId: req.projectId,
-        orgId: principal.orgId,
-        projectName: name,
-        requestedBy: principal,
-        ...period,
-        branch: params.branch,
-        environment: params.environment,
-        tags: params.tags,
-        fileName: reportFileName(name, req.projectId, period),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + rt.config.REPORT_RETENTION_DAYS * DAY_MS),
-      });
+      // A transaction of one statement: it commits only while the caller waits (a create answered 503 is not stored).
+      const row = await withTransaction(rt.pool, (c) =>
+        insertReport(c, {
+          id: newId(),
+          projectId: req.projectId,
+          orgId: principal.orgId,
+          projectName: name,
+          requestedBy: principal,
+          ...period,
+          branch: params.branch,
+          environment: params.environment,
+          tags: params.tags,
+          fileName: reportFileName(name, req.projectId, period),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + rt.config.REPORT_RETENTION_DAYS * DAY_MS),
+        }),
+      );
       rt.wake();
       return { report: toReport(row) };
     },
