@@ -92,6 +92,11 @@ export function runForCaller<T>(scope: CallScope, fn: () => T): T {
   return callScope.run(scope, fn);
 }
 
+/** Runs `fn` for no caller: work a call starts that must finish even if its caller goes (a rebuild of hours). */
+export function runForNoCaller<T>(fn: () => T): T {
+  return callScope.exit(fn);
+}
+
 /**
  * Runs `fn` in one transaction; rolls back on any error, and when the caller the work is for has given up by the
  * time `fn` is done (503 SERVICE_UNAVAILABLE, which the caller no longer reads: nothing is done that it was told

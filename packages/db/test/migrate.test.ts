@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createLogger } from '@assay/logger';
 import { createDatabase, testSystem } from '@assay/testkit';
-import { createPool, migrate, newId, runForCaller, ID_PATTERN, withTransaction } from '../src';
+import { createPool, migrate, newId, runForCaller, runForNoCaller, ID_PATTERN, withTransaction } from '../src';
 
 const logger = createLogger('test', 'silent');
 
@@ -64,10 +64,11 @@ describe('migrations', () => {
           }),
         ),
       ).rejects.toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
-      // Work for no caller (a worker) commits as before.
+      // Work for no caller (a worker), or that a call hands to no caller (a rebuild), commits as before.
       await insert('worker');
-      const { rows } = await pool.query(`SELECT id FROM things WHERE id = ANY($1) ORDER BY id`, [['waited', 'gone', 'worker']]);
-      expect(rows.map((r) => r.id)).toEqual(['waited', 'worker']);
+      await runForCaller(waiting, () => runForNoCaller(() => insert('detached')));
+      const { rows } = await pool.query(`SELECT id FROM things WHERE id = ANY($1) ORDER BY id`, [['waited', 'gone', 'worker', 'detached']]);
+      expect(rows.map((r) => r.id)).toEqual(['detached', 'waited', 'worker']);
     } finally {
       await pool.end();
     }
