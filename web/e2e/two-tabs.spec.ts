@@ -218,8 +218,10 @@ test('a suite edited in two tabs: a rename here keeps the move and the descripti
   await expect(page.getByRole('form', { name: /^Edit suite/ })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Cases in Wallets' })).toBeVisible();
   const tree = page.getByRole('tree', { name: 'Suites' });
-  await expect(tree.getByRole('treeitem', { name: 'Shop', exact: true })).toBeVisible();
   await expect(tree.getByText('Payments', { exact: true })).toHaveCount(0);
+  // The selected suite, now under Shop, is in view: its new parent opened.
+  await expect(tree.getByRole('treeitem', { name: /^Shop/ })).toHaveAttribute('aria-expanded', 'true');
+  await expect(tree.getByRole('treeitem', { name: 'Wallets', exact: true, selected: true })).toBeVisible();
   const stored = (await a.get(`/${t.projectId}/manual-test-suites`)).body.data;
   expect(stored.map((s: { name: string }) => s.name)).toEqual(['Shop']);
   expect(stored[0].children[0]).toMatchObject({
@@ -425,7 +427,10 @@ test('a webhook deleted in another tab: Re-enable says it is not found; an admin
   await expect(page.getByRole('button', { name: 'Re-enable' })).toBeVisible();
   expect((await a.delete(`${P}/${gone._id}`)).status).toBe(200);
   await page.getByRole('button', { name: 'Re-enable' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Not done. Webhook not found or not accessible');
+  // The page reads the subscription again, and says it is gone instead of showing it with its buttons.
+  await expect(page.getByRole('alert')).toHaveText('Webhook not found. It does not exist in this project, or it was deleted. All webhooks');
+  await expect(page.getByRole('button', { name: 'Re-enable' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete subscription' })).toHaveCount(0);
   await expectAccessible(page);
   expect((await a.get(`${P}/${gone._id}`)).status).toBe(404);
 

@@ -14,7 +14,7 @@
 import { createAssayClient, type components } from '@assay/client';
 import type { Middleware } from 'openapi-fetch';
 import createClient from 'openapi-react-query';
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { msUntilReads, noteReadsRefused } from './rate-limit';
 import { idempotencyKeys } from './idempotency';
 
@@ -55,6 +55,13 @@ fetchClient.use(sessionGuard, idempotencyKeys);
 export const $api = createClient(fetchClient);
 
 export const queryClient = new QueryClient({
+  // A write answered 404: what the page shows may be gone (deleted in another tab), so every page on screen reads
+  // its data again, and one whose record is gone says so instead of offering more writes to it.
+  mutationCache: new MutationCache({
+    onError: (error) => {
+      if (isErrorEnvelope(error) && error.error.code === 'NOT_FOUND') void queryClient.invalidateQueries({ refetchType: 'active' });
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 15_000,

@@ -48,11 +48,13 @@ export function SuiteTree({
   // Open: the suites on the way to the selected one, so a shared link shows its suite.
   const [open, setOpen] = useState<Set<string>>(() => new Set(pathTo(suites, selected).slice(0, -1)));
   const [focused, setFocused] = useState<string>(selected);
-  // A suite selected from outside (a link, a new suite) opens its branch.
-  const [shown, setShown] = useState(selected);
-  if (shown !== selected) {
-    setShown(selected);
-    const ancestors = pathTo(suites, selected).slice(0, -1);
+  // A suite selected from outside (a link, a new suite), or the selected one moved under another parent, opens its
+  // branch: the selected suite is always in view.
+  const ancestors = pathTo(suites, selected).slice(0, -1);
+  const place = [...ancestors, selected].join('/');
+  const [shown, setShown] = useState(place);
+  if (shown !== place) {
+    setShown(place);
     if (ancestors.some((id) => !open.has(id))) setOpen(new Set([...open, ...ancestors]));
   }
   const items = useRef(new Map<string, HTMLLIElement>());
