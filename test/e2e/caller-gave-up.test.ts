@@ -7,21 +7,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { startPrivateGateway, testAdmin, testApi, testSystem, type PrivateGateway, type Tenant } from '@assay/testkit';
+import {
+  startPrivateGateway,
+  startPrivateRedis,
+  testAdmin,
+  testApi,
+  testSystem,
+  type PrivateGateway,
+  type PrivateRedis,
+  type Tenant,
+} from '@assay/testkit';
 
 const REQUEST_TIMEOUT_MS = 1000;
 const admin = testAdmin();
 let slow: PrivateGateway;
+let redis: PrivateRedis;
 let db: pg.Client;
 
 beforeAll(async () => {
-  slow = await startPrivateGateway({ name: 'deadline', env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+  // A Redis of its own: the default per-address limit would count every other test's requests from this machine.
+  redis = await startPrivateRedis();
+  slow = await startPrivateGateway({ name: 'deadline', env: { REDIS_URL: redis.url, REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
   db = new pg.Client({ connectionString: testSystem().infra.DATABASE_URL });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
   await slow?.stop();
+  await redis?.remove();
 });
 
 const post = (token: string, path: string, body: unknown, key: string) =>
