@@ -76,34 +76,36 @@ export function PerformancePage() {
             </Empty>
           ) : (
             <>
-              <table className="table">
-                <caption className="visually-hidden">Duration percentiles by test</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Test</th>
-                    {['Runs', 'p50', 'p90', 'p95', 'p99', 'Failure rate'].map((h) => (
-                      <th key={h} scope="col" className="num">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((t) => (
-                    <tr key={t.testId}>
-                      <td>
-                        <TestCell projectId={projectId} test={t} />
-                      </td>
-                      <td className="num">{formatCount(t.executions)}</td>
-                      <td className="num">{formatDuration(t.p50Duration)}</td>
-                      <td className="num">{formatDuration(t.p90Duration)}</td>
-                      <td className="num">{formatDuration(t.p95Duration)}</td>
-                      <td className="num">{formatDuration(t.p99Duration)}</td>
-                      <td className="num">{formatPercent(t.failureRate)}</td>
+              <div className="table-scroll">
+                <table className="table">
+                  <caption className="visually-hidden">Duration percentiles by test</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Test</th>
+                      {['Runs', 'p50', 'p90', 'p95', 'p99', 'Failure rate'].map((h) => (
+                        <th key={h} scope="col" className="num">
+                          {h}
+                        </th>
+                      ))}
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {shown.map((t) => (
+                      <tr key={t.testId}>
+                        <td>
+                          <TestCell projectId={projectId} test={t} />
+                        </td>
+                        <td className="num">{formatCount(t.executions)}</td>
+                        <td className="num">{formatDuration(t.p50Duration)}</td>
+                        <td className="num">{formatDuration(t.p90Duration)}</td>
+                        <td className="num">{formatDuration(t.p95Duration)}</td>
+                        <td className="num">{formatDuration(t.p99Duration)}</td>
+                        <td className="num">{formatPercent(t.failureRate)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
               <nav className="pagination" aria-label="Pages">
                 <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
                   Previous

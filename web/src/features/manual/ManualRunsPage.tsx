@@ -74,52 +74,54 @@ export function ManualRunsPage() {
         </Empty>
       ) : (
         <>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col" className="num">
-                  Passed
-                </th>
-                <th scope="col" className="num">
-                  Failed
-                </th>
-                <th scope="col">Release</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.data.map((r) => (
-                <tr key={r._id}>
-                  <td>
-                    <Link to={href(PAGES.manualRun, { projectId, runId: r._id })}>{r.name}</Link>
-                  </td>
-                  <td>
-                    <OpenBadge status={r.status} />
-                  </td>
-                  <td className="manual-progress-cell">
-                    <RunProgress stats={r.stats} />
-                  </td>
-                  <td className="num">{r.stats.passed}</td>
-                  <td className="num">{r.stats.failed}</td>
-                  <td>
-                    {r.releaseId ? (
-                      <Link to={href(PAGES.release, { projectId, releaseId: r.releaseId })}>
-                        {releaseName.get(r.releaseId) ?? 'Release'}
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>{r.environment ?? '—'}</td>
-                  <td>{formatDateTime(r.createdAt)}</td>
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Progress</th>
+                  <th scope="col" className="num">
+                    Passed
+                  </th>
+                  <th scope="col" className="num">
+                    Failed
+                  </th>
+                  <th scope="col">Release</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runs.data.data.map((r) => (
+                  <tr key={r._id}>
+                    <td>
+                      <Link to={href(PAGES.manualRun, { projectId, runId: r._id })}>{r.name}</Link>
+                    </td>
+                    <td>
+                      <OpenBadge status={r.status} />
+                    </td>
+                    <td className="manual-progress-cell">
+                      <RunProgress stats={r.stats} />
+                    </td>
+                    <td className="num">{r.stats.passed}</td>
+                    <td className="num">{r.stats.failed}</td>
+                    <td>
+                      {r.releaseId ? (
+                        <Link to={href(PAGES.release, { projectId, releaseId: r.releaseId })}>
+                          {releaseName.get(r.releaseId) ?? 'Release'}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td>{r.environment ?? '—'}</td>
+                    <td>{formatDateTime(r.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pagination pagination={runs.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined })} />
         </>
       )}

@@ -94,49 +94,51 @@ export function ReleasesPage() {
         </Empty>
       ) : (
         <>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Dates</th>
-                <th scope="col">Type</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Build</th>
-              </tr>
-            </thead>
-            <tbody>
-              {releases.data.data.map((r) => (
-                <tr key={r._id}>
-                  <td>
-                    <Link to={href(PAGES.release, { projectId, releaseId: r._id })}>{r.name}</Link>
-                    {r.parentReleaseId ? <span className="muted"> · in {names.get(r.parentReleaseId) ?? 'another release'}</span> : null}
-                  </td>
-                  <td>
-                    <StatusBadge status={releaseStatus(r)} />
-                  </td>
-                  <td>
-                    {formatDate(r.startDate)} – {formatDate(r.endDate)}
-                  </td>
-                  <td>{r.type ?? '—'}</td>
-                  <td>{r.branch ?? '—'}</td>
-                  <td>{r.environment ?? '—'}</td>
-                  <td>
-                    {r.buildTarget
-                      ? [
-                          valueLabel(r.buildTarget.platform),
-                          r.buildTarget.version,
-                          r.buildTarget.buildNumber && `#${r.buildTarget.buildNumber}`,
-                        ]
-                          .filter(Boolean)
-                          .join(' ')
-                      : '—'}
-                  </td>
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Dates</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Branch</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Build</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {releases.data.data.map((r) => (
+                  <tr key={r._id}>
+                    <td>
+                      <Link to={href(PAGES.release, { projectId, releaseId: r._id })}>{r.name}</Link>
+                      {r.parentReleaseId ? <span className="muted"> · in {names.get(r.parentReleaseId) ?? 'another release'}</span> : null}
+                    </td>
+                    <td>
+                      <StatusBadge status={releaseStatus(r)} />
+                    </td>
+                    <td>
+                      {formatDate(r.startDate)} – {formatDate(r.endDate)}
+                    </td>
+                    <td>{r.type ?? '—'}</td>
+                    <td>{r.branch ?? '—'}</td>
+                    <td>{r.environment ?? '—'}</td>
+                    <td>
+                      {r.buildTarget
+                        ? [
+                            valueLabel(r.buildTarget.platform),
+                            r.buildTarget.version,
+                            r.buildTarget.buildNumber && `#${r.buildTarget.buildNumber}`,
+                          ]
+                            .filter(Boolean)
+                            .join(' ')
+                        : '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pagination pagination={releases.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined })} />
         </>
       )}

@@ -68,50 +68,52 @@ export function SessionsPage() {
         </Empty>
       ) : (
         <>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Assignee</th>
-                <th scope="col">Release</th>
-                <th scope="col">Environment</th>
-                <th scope="col" className="num">
-                  Estimate
-                </th>
-                <th scope="col">Tags</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.data.map((s) => (
-                <tr key={s._id}>
-                  <td>
-                    <Link to={href(PAGES.session, { projectId, sessionId: s._id })}>{s.name}</Link>
-                  </td>
-                  <td>
-                    <OpenBadge status={s.status} />
-                  </td>
-                  <td>{s.assignee?.name ?? '—'}</td>
-                  <td>
-                    {s.releaseId ? (
-                      <Link to={href(PAGES.release, { projectId, releaseId: s.releaseId })}>
-                        {releaseName.get(s.releaseId) ?? 'Release'}
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>{s.environment ?? '—'}</td>
-                  <td className="num">{s.estimate === null ? '—' : `${s.estimate} min`}</td>
-                  <td>
-                    <Tags tags={s.tags} />
-                  </td>
-                  <td>{formatDateTime(s.createdAt)}</td>
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Assignee</th>
+                  <th scope="col">Release</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col" className="num">
+                    Estimate
+                  </th>
+                  <th scope="col">Tags</th>
+                  <th scope="col">Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sessions.data.data.map((s) => (
+                  <tr key={s._id}>
+                    <td>
+                      <Link to={href(PAGES.session, { projectId, sessionId: s._id })}>{s.name}</Link>
+                    </td>
+                    <td>
+                      <OpenBadge status={s.status} />
+                    </td>
+                    <td>{s.assignee?.name ?? '—'}</td>
+                    <td>
+                      {s.releaseId ? (
+                        <Link to={href(PAGES.release, { projectId, releaseId: s.releaseId })}>
+                          {releaseName.get(s.releaseId) ?? 'Release'}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td>{s.environment ?? '—'}</td>
+                    <td className="num">{s.estimate === null ? '—' : `${s.estimate} min`}</td>
+                    <td>
+                      <Tags tags={s.tags} />
+                    </td>
+                    <td>{formatDateTime(s.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pagination pagination={sessions.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined })} />
         </>
       )}

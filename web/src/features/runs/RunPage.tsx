@@ -78,36 +78,38 @@ export function RunPage() {
         ) : rows.data.data.specs.length === 0 ? (
           <Empty>No results yet.</Empty>
         ) : (
-          <table className="table">
-            <caption className="visually-hidden">Spec files of the run</caption>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                {['Tests', 'Passed', 'Failed', 'Flaky', 'Skipped', 'Duration'].map((h) => (
-                  <th key={h} scope="col" className="num">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.data.data.specs.map((s) => (
-                <tr key={s.id}>
-                  <td className="mono">
-                    <Link to={href(PAGES.spec, { projectId, runId, specId: s.id })}>
-                      <Breakable text={s.file} />
-                    </Link>
-                  </td>
-                  <td className="num">{formatCount(s.total)}</td>
-                  <td className="num">{formatCount(s.passed)}</td>
-                  <td className="num">{formatCount(s.failed)}</td>
-                  <td className="num">{formatCount(s.flaky)}</td>
-                  <td className="num">{formatCount(s.skipped)}</td>
-                  <td className="num">{formatDuration(s.duration)}</td>
+          <div className="table-scroll">
+            <table className="table">
+              <caption className="visually-hidden">Spec files of the run</caption>
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  {['Tests', 'Passed', 'Failed', 'Flaky', 'Skipped', 'Duration'].map((h) => (
+                    <th key={h} scope="col" className="num">
+                      {h}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.data.data.specs.map((s) => (
+                  <tr key={s.id}>
+                    <td className="mono">
+                      <Link to={href(PAGES.spec, { projectId, runId, specId: s.id })}>
+                        <Breakable text={s.file} />
+                      </Link>
+                    </td>
+                    <td className="num">{formatCount(s.total)}</td>
+                    <td className="num">{formatCount(s.passed)}</td>
+                    <td className="num">{formatCount(s.failed)}</td>
+                    <td className="num">{formatCount(s.flaky)}</td>
+                    <td className="num">{formatCount(s.skipped)}</td>
+                    <td className="num">{formatDuration(s.duration)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
 

@@ -36,24 +36,26 @@ export function TokensPage() {
       ) : tokens.data.data.length === 0 ? (
         <Empty>No tokens yet.</Empty>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Your tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Projects</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.data.map((t) => (
-              <TokenRow key={t.id} token={t} now={openedAt} onRotated={(s) => setSecret({ name: t.name, secret: s, rotated: true })} />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table">
+            <caption className="visually-hidden">Your tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Projects</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.data.map((t) => (
+                <TokenRow key={t.id} token={t} now={openedAt} onRotated={(s) => setSecret({ name: t.name, secret: s, rotated: true })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Page>
   );

@@ -143,43 +143,45 @@ export function WebhookPage() {
         <Empty>{status ? `No delivery with the status ${status}.` : 'No deliveries yet.'}</Empty>
       ) : (
         <>
-          <table className="table">
-            <caption className="visually-hidden">Deliveries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Attempts
-                </th>
-                <th scope="col">Answer</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((d) => (
-                <tr key={d._id}>
-                  <td>{d.event}</td>
-                  <td>
-                    <Link to={href(PAGES.run, { projectId, runId: d.runId })}>Open the run</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={d.status} />
-                  </td>
-                  <td className="num">{d.attempt}</td>
-                  <td>
-                    {d.statusCode !== null ? `HTTP ${d.statusCode}` : ''}
-                    {d.responseMs !== null ? ` in ${d.responseMs} ms` : ''}
-                    {d.error ? <div className="muted">{d.error}</div> : null}
-                  </td>
-                  <td>{d.nextAttemptAt ? formatDateTime(d.nextAttemptAt) : '—'}</td>
-                  <td>{formatDateTime(d.createdAt)}</td>
+          <div className="table-scroll">
+            <table className="table">
+              <caption className="visually-hidden">Deliveries</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Run</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Attempts
+                  </th>
+                  <th scope="col">Answer</th>
+                  <th scope="col">Next attempt</th>
+                  <th scope="col">Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {deliveries.data.data.map((d) => (
+                  <tr key={d._id}>
+                    <td>{d.event}</td>
+                    <td>
+                      <Link to={href(PAGES.run, { projectId, runId: d.runId })}>Open the run</Link>
+                    </td>
+                    <td>
+                      <StatusBadge status={d.status} />
+                    </td>
+                    <td className="num">{d.attempt}</td>
+                    <td>
+                      {d.statusCode !== null ? `HTTP ${d.statusCode}` : ''}
+                      {d.responseMs !== null ? ` in ${d.responseMs} ms` : ''}
+                      {d.error ? <div className="muted">{d.error}</div> : null}
+                    </td>
+                    <td>{d.nextAttemptAt ? formatDateTime(d.nextAttemptAt) : '—'}</td>
+                    <td>{formatDateTime(d.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <nav className="pagination" aria-label="Delivery pages">
             <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
               Newer

@@ -52,37 +52,39 @@ export function WebhooksPage() {
       ) : webhooks.data.data.length === 0 ? (
         <Empty>No webhook subscriptions yet.</Empty>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Webhook subscriptions</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">State</th>
-              <th scope="col">Last delivery</th>
-            </tr>
-          </thead>
-          <tbody>
-            {webhooks.data.data.map((w) => (
-              <tr key={w._id}>
-                <td className="mono">
-                  <Link to={href(PAGES.webhook, { projectId, webhookId: w._id })}>
-                    <Breakable text={w.url} />
-                  </Link>
-                  {w.description ? <div className="muted">{w.description}</div> : null}
-                </td>
-                <td>{w.events.join(', ')}</td>
-                <td>{w.conditions.outcome}</td>
-                <td>
-                  <StatusBadge status={w.active ? 'active' : 'disabled'} />
-                  {w.disabledReason ? <div className="muted">{w.disabledReason}</div> : null}
-                </td>
-                <td>{w.lastDeliveryAt ? formatRelative(w.lastDeliveryAt) : 'Never'}</td>
+        <div className="table-scroll">
+          <table className="table">
+            <caption className="visually-hidden">Webhook subscriptions</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">State</th>
+                <th scope="col">Last delivery</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {webhooks.data.data.map((w) => (
+                <tr key={w._id}>
+                  <td className="mono">
+                    <Link to={href(PAGES.webhook, { projectId, webhookId: w._id })}>
+                      <Breakable text={w.url} />
+                    </Link>
+                    {w.description ? <div className="muted">{w.description}</div> : null}
+                  </td>
+                  <td>{w.events.join(', ')}</td>
+                  <td>{w.conditions.outcome}</td>
+                  <td>
+                    <StatusBadge status={w.active ? 'active' : 'disabled'} />
+                    {w.disabledReason ? <div className="muted">{w.disabledReason}</div> : null}
+                  </td>
+                  <td>{w.lastDeliveryAt ? formatRelative(w.lastDeliveryAt) : 'Never'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Page>
   );

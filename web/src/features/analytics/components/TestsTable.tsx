@@ -19,38 +19,40 @@ export function TestsTable({
 }) {
   if (tests.length === 0) return <Empty>{empty}</Empty>;
   return (
-    <table className="table">
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Test</th>
-          <th scope="col" className="num">
-            Runs
-          </th>
-          <th scope="col" className="num">
-            Failure rate
-          </th>
-          <th scope="col" className="num">
-            Flaky rate
-          </th>
-          <th scope="col" className="num">
-            p95
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {tests.map((t) => (
-          <tr key={t.testId}>
-            <td>
-              <TestCell projectId={projectId} test={t} />
-            </td>
-            <td className="num">{formatCount(t.executions)}</td>
-            <td className="num">{formatPercent(t.failureRate)}</td>
-            <td className="num">{formatPercent(t.flakyRate)}</td>
-            <td className="num">{formatDuration(t.p95Duration)}</td>
+    <div className="table-scroll">
+      <table className="table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Test</th>
+            <th scope="col" className="num">
+              Runs
+            </th>
+            <th scope="col" className="num">
+              Failure rate
+            </th>
+            <th scope="col" className="num">
+              Flaky rate
+            </th>
+            <th scope="col" className="num">
+              p95
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {tests.map((t) => (
+            <tr key={t.testId}>
+              <td>
+                <TestCell projectId={projectId} test={t} />
+              </td>
+              <td className="num">{formatCount(t.executions)}</td>
+              <td className="num">{formatPercent(t.failureRate)}</td>
+              <td className="num">{formatPercent(t.flakyRate)}</td>
+              <td className="num">{formatDuration(t.p95Duration)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -62,41 +62,43 @@ export function Attachments({ attachments, trace }: { attachments: Attachment[];
           ))}
         </div>
       ) : null}
-      <table className="table">
-        <caption className="visually-hidden">Attachments</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">File</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attachments.map((a, i) => (
-            <tr key={i}>
-              <td>{a.name}</td>
-              <td className="mono">
-                <Breakable text={a.contentType} />
-              </td>
-              <td>{a.retry + 1}</td>
-              <td className="mono">
-                {a.artifact ? (
-                  <a href={a.artifact.url} download={a.artifact.fileName}>
-                    <Breakable text={a.artifact.fileName} /> ({formatBytes(a.artifact.size)})
-                  </a>
-                ) : a.path ? (
-                  <Breakable text={a.path} />
-                ) : a.size !== undefined ? (
-                  `inline, ${a.size} bytes`
-                ) : (
-                  '—'
-                )}
-              </td>
+      <div className="table-scroll">
+        <table className="table">
+          <caption className="visually-hidden">Attachments</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">File</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {attachments.map((a, i) => (
+              <tr key={i}>
+                <td>{a.name}</td>
+                <td className="mono">
+                  <Breakable text={a.contentType} />
+                </td>
+                <td>{a.retry + 1}</td>
+                <td className="mono">
+                  {a.artifact ? (
+                    <a href={a.artifact.url} download={a.artifact.fileName}>
+                      <Breakable text={a.artifact.fileName} /> ({formatBytes(a.artifact.size)})
+                    </a>
+                  ) : a.path ? (
+                    <Breakable text={a.path} />
+                  ) : a.size !== undefined ? (
+                    `inline, ${a.size} bytes`
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
