@@ -49,13 +49,16 @@ const KEYS = [
   'suitesPage',
 ] as const;
 
+/** The API's ids: 24 hex characters (a `suite=` of anything else names no suite: all cases). */
+const ID = /^[0-9a-f]{24}$/;
+
 export function TestCasesPage() {
   const { projectId = '' } = useParams();
   const { canWrite } = useProjectAccess(projectId);
   const [q, set] = useSearchState(KEYS);
   const suitesPage = pageNumber(q.suitesPage);
   const suites = useSuites(projectId, suitesPage);
-  const selected = q.suite ?? ALL;
+  const selected = q.suite && ID.test(q.suite) ? q.suite : ALL;
   const all = suites.data ? flattenSuites(suites.data.data) : [];
   const selectedSuite = all.find((s) => s._id === selected);
 
@@ -127,16 +130,18 @@ function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Que
       query: {
         page,
         limit,
-        suiteId: q.suite,
-        search: q.search,
-        status: q.status,
-        priority: q.priority,
-        severity: q.severity,
-        type: q.type,
-        layer: q.layer,
-        behavior: q.behavior,
-        automationStatus: q.automation,
-        tags: q.tags,
+        // Only values the API takes: an unknown one from an edited link or an old bookmark (`status=bogus`,
+        // `suite=`) was sent as it was, and the API's 400 left the list a dead end; it is ignored, as its select shows.
+        suiteId: q.suite && ID.test(q.suite) ? q.suite : undefined,
+        search: q.search || undefined,
+        status: asValue(q.status, CASE_STATUSES) || undefined,
+        priority: asValue(q.priority, PRIORITIES) || undefined,
+        severity: asValue(q.severity, SEVERITIES) || undefined,
+        type: asValue(q.type, CASE_TYPES) || undefined,
+        layer: asValue(q.layer, LAYERS) || undefined,
+        behavior: asValue(q.behavior, BEHAVIORS) || undefined,
+        automationStatus: asValue(q.automation, AUTOMATION_STATUSES) || undefined,
+        tags: q.tags || undefined,
       },
     },
   });

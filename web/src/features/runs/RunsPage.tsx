@@ -3,7 +3,7 @@
  * window (all in the URL), paged; while any run on the page is running, the page asks again every few seconds so
  * its progress moves.
  */
-import { type FormEvent } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
@@ -24,14 +24,29 @@ const LIMIT = 25;
 /** A day (YYYY-MM-DD from a date input) as the start or the end of that UTC day. */
 const dayStart = (day: string) => `${day}T00:00:00.000Z`;
 const dayEnd = (day: string) => `${day}T23:59:59.999Z`;
+/** `value` if it is a real day written YYYY-MM-DD. */
+const utcDay = (value: string | undefined) =>
+  value &&
+  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+  !Number.isNaN(Date.parse(dayStart(value))) &&
+  new Date(dayStart(value)).toISOString().startsWith(value)
+    ? value
+    : undefined;
 
 export function RunsPage() {
   const { projectId = '' } = useParams();
   const [q, set] = useSearchState(KEYS);
   const status = RUN_STATUSES.find((s) => s === q.status);
+  // Days as a date input gives them; an edited link's garbage (`from=abc`, 2026-02-30) is dropped and a reversed
+  // window is turned round, in the URL too: both were sent as they were, and the API's 400 left the list a dead end.
+  let [urlFrom, urlTo] = [utcDay(q.from), utcDay(q.to)];
+  if (urlFrom && urlTo && urlFrom > urlTo) [urlFrom, urlTo] = [urlTo, urlFrom];
+  useEffect(() => {
+    if (q.from !== urlFrom || q.to !== urlTo) set({ from: urlFrom, to: urlTo });
+  }, [q.from, q.to, urlFrom, urlTo, set]);
   // The API takes both ends of a window or neither: one day given alone is that day.
-  const from = q.from || q.to;
-  const to = q.to || q.from;
+  const from = urlFrom ?? urlTo;
+  const to = urlTo ?? urlFrom;
   const runs = $api.useQuery(
     'get',
     '/api/v1/public/{projectId}/test-runs',
@@ -66,7 +81,7 @@ export function RunsPage() {
         role="search"
         aria-label="Filter runs"
         onSubmit={onFilter}
-        key={`${q.branch}|${q.environment}|${q.from}|${q.to}`}
+        key={`${q.branch}|${q.environment}|${urlFrom}|${urlTo}`}
       >
         <label>
           Branch
@@ -90,11 +105,11 @@ export function RunsPage() {
         {/* UTC days, so that a link shows its sender's runs to a reader anywhere; the list shows local times. */}
         <label>
           From (UTC)
-          <input type="date" name="from" defaultValue={q.from ?? ''} />
+          <input type="date" name="from" defaultValue={urlFrom ?? ''} />
         </label>
         <label>
           To (UTC)
-          <input type="date" name="to" defaultValue={q.to ?? ''} />
+          <input type="date" name="to" defaultValue={urlTo ?? ''} />
         </label>
         <button type="submit" className="button">
           Apply

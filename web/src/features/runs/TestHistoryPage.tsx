@@ -23,7 +23,10 @@ const LIMIT = 100;
 export function TestHistoryPage() {
   const { projectId = '', testId = '' } = useParams();
   const [q, set] = useSearchState(['branch', 'offset'] as const);
-  const offset = Math.max(0, Number(q.offset) || 0);
+  // A whole number up to the API's highest (100,000,000), else the newest results: `offset=1.5` or `1e400` was sent
+  // as it was, and the API's 400 left the page a dead end in its validator's words.
+  const asked = Number(q.offset);
+  const offset = Number.isInteger(asked) && asked >= 0 && asked <= 100_000_000 ? asked : 0;
   const history = $api.useQuery('get', '/api/v1/public/{projectId}/test-cases/history', {
     params: { path: { projectId }, query: { testId, branch: q.branch || undefined, offset, limit: LIMIT } },
   });
@@ -129,39 +132,41 @@ export function TestHistoryPage() {
         {items.length === 0 ? (
           <Empty>No results.</Empty>
         ) : (
-          <table className="table">
-            <caption className="visually-hidden">Results of this test, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Started</th>
-                <th scope="col" className="num">
-                  Duration
-                </th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.caseId}>
-                  <td>
-                    <Link to={href(PAGES.testCase, { projectId, runId: i.runId, testCaseId: i.caseId })}>Run #{i.runCounter}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={i.status} label={statusLabel(i.status)} />
-                  </td>
-                  <td className="mono">{i.branch ? <Breakable text={i.branch} /> : '—'}</td>
-                  <td>{formatDateTime(i.startedAt)}</td>
-                  <td className="num">{formatDuration(i.duration)}</td>
-                  <td title={i.error?.message}>
-                    <span className="clamp-2">{i.error?.message.split('\n')[0] ?? ''}</span>
-                  </td>
+          <div className="table-scroll">
+            <table className="table">
+              <caption className="visually-hidden">Results of this test, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Branch</th>
+                  <th scope="col">Started</th>
+                  <th scope="col" className="num">
+                    Duration
+                  </th>
+                  <th scope="col">Error</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((i) => (
+                  <tr key={i.caseId}>
+                    <td>
+                      <Link to={href(PAGES.testCase, { projectId, runId: i.runId, testCaseId: i.caseId })}>Run #{i.runCounter}</Link>
+                    </td>
+                    <td>
+                      <StatusBadge status={i.status} label={statusLabel(i.status)} />
+                    </td>
+                    <td className="mono">{i.branch ? <Breakable text={i.branch} /> : '—'}</td>
+                    <td>{formatDateTime(i.startedAt)}</td>
+                    <td className="num">{formatDuration(i.duration)}</td>
+                    <td title={i.error?.message}>
+                      <span className="clamp-2">{i.error?.message.split('\n')[0] ?? ''}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         <nav className="pagination" aria-label="History pages">
           <button
