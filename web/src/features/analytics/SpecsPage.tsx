@@ -6,6 +6,7 @@ import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
 import { useSearchState } from '../../ui/search-state';
+import { ScrollRegion } from '../../ui/ScrollRegion';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { windowOf, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
@@ -34,9 +35,7 @@ export function SpecsPage() {
         </Empty>
       ) : (
         <>
-          {/* No link in these rows: the box must take focus itself, or a keyboard cannot scroll it on a phone. */}
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-          <div className="table-scroll" tabIndex={0} role="region" aria-label="Spec files (scrolls)">
+          <ScrollRegion label="Spec files">
             <table className="table">
               <caption className="visually-hidden">Spec files</caption>
               <thead>
@@ -66,7 +65,7 @@ export function SpecsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <Pagination pagination={specs.data.pagination} onPage={(page) => set({ page })} />
         </>
       )}

@@ -10,6 +10,7 @@ import type { paths } from '@assay/client';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
+import { ScrollRegion } from '../../ui/ScrollRegion';
 import { useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { Figures } from './components/Figures';
@@ -89,9 +90,7 @@ function Summary({ projectId, s }: { projectId: string; s: SummaryData }) {
           {rows.length === 0 ? (
             <Empty>Nothing to break down.</Empty>
           ) : (
-            // No link in these rows: the box must take focus itself, or a keyboard cannot scroll it on a phone.
-            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-            <div className="table-scroll" tabIndex={0} role="region" aria-label={`${title} (scrolls)`}>
+            <ScrollRegion label={title}>
               <table className="table">
                 <caption className="visually-hidden">{title}</caption>
                 <thead>
@@ -123,7 +122,7 @@ function Summary({ projectId, s }: { projectId: string; s: SummaryData }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </section>
       ))}

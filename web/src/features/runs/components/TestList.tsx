@@ -11,6 +11,7 @@ import { useSearchState } from '../../../ui/search-state';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { formatCount, formatDuration } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
+import { ScrollRegion } from '../../../ui/ScrollRegion';
 import { statusLabel, TEST_STATUSES, type RunRow, type SpecFile, type TestStatus } from '../data';
 
 /** Fixed row height: the virtualizer needs no measuring, and scrolling never reflows. */
@@ -101,9 +102,7 @@ export function TestList({
       {shown.length === 0 ? (
         <Empty>No test matches this search.</Empty>
       ) : (
-        // A scrolling region must take keyboard focus, or keyboard users cannot scroll it (axe scrollable-region-focusable).
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        <div ref={scroller} className="test-list-scroll" tabIndex={0} role="region" aria-label={`${caption} (scrolls)`}>
+        <ScrollRegion ref={scroller} className="test-list-scroll" label={caption}>
           <table className="table test-list-table" aria-rowcount={shown.length + 1}>
             <caption className="visually-hidden">{caption}</caption>
             <colgroup>
@@ -164,7 +163,7 @@ export function TestList({
               ) : null}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );
