@@ -5,11 +5,9 @@
  * `+`, an emoji or 10,000 characters, the id of a case or suite that is not there). Each page reads them sensibly:
  * no read the API refuses, no validator wording, no console error, no spinner left turning, no request loop.
  */
-import type { Page } from '@playwright/test';
 import { testAdmin, type Tenant } from '@assay/testkit';
-import { api, created, expect, test } from './support/fixtures';
-import { folded, ingestInto } from './support/ingest';
-import { largePlaywrightReport } from '@assay/testkit';
+import { expect, test } from './support/fixtures';
+import { arrange, watch } from './support/url-pages';
 
 /** A well-formed id (24 hex characters, as the API's) that names nothing. */
 const MISSING = '0123456789abcdef01234567';
@@ -30,43 +28,6 @@ const ODD = [
   `case=${MISSING}&suite=${MISSING}`,
   'case=nope&suite=nope&priority=bogus&severity=bogus&type=bogus&layer=bogus&behavior=bogus&automation=bogus',
 ];
-
-/** Watches a page for what a person should never get: a refused read, a console error, an uncaught exception. */
-function watch(page: Page) {
-  const problems: string[] = [];
-  let apiRequests = 0;
-  page.on('request', (r) => {
-    if (new URL(r.url()).pathname.startsWith('/api/')) apiRequests++;
-  });
-  page.on('response', (r) => {
-    const u = new URL(r.url());
-    if (u.pathname.startsWith('/api/') && r.request().method() === 'GET' && r.status() >= 400 && r.status() < 500)
-      problems.push(`${r.status()} ${u.pathname}${u.search.slice(0, 200)}`);
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text().slice(0, 300)}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message.slice(0, 300)}`));
-  return { problems, requests: () => apiRequests };
-}
-
-async function arrange(t: { token: string; projectId: string }) {
-  const a = api(t.token);
-  const P = `/${t.projectId}`;
-  const res = await ingestInto(t)('/playwright', largePlaywrightReport(3));
-  expect(res.status, res.text).toBe(201);
-  const run: string = res.body.data.runId;
-  const spec = (await a.get(`${P}/test-runs/${run}?include=specs`)).body.data.specs[0];
-  const history: string = (await a.get(`${P}/debug-bundle?caseId=${spec.tests[0].caseId}`)).body.data.links.history;
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Checkout' }));
-  await created(a.post(`${P}/manual-test-cases`, { title: 'Pay by invoice', suiteId: suite._id }));
-  const manualRun = await created(a.post(`${P}/manual-runs`, { name: 'Regression', selectionMode: 'selected', suiteIds: [suite._id] }));
-  await created(a.post(`${P}/releases`, { name: '1.0.0' }));
-  await created(a.post(`${P}/sessions`, { name: 'Tour the invoices' }));
-  const webhook = await created(a.post(`${P}/webhooks`, { url: 'https://hooks.example.com/assay', events: ['RUN_FINISHED'] }));
-  await folded(t, 1, 30);
-  return { run, test: history.split('/').pop()!, manualRun: manualRun._id as string, webhook: webhook._id as string };
-}
 
 /** The project every page is opened in (one tenant for the sweep: arranging it waits for analytics). */
 let t: Tenant;

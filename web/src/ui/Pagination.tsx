@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../api/client';
+import { PAGE_NUMBER } from './search-state';
 
 /**
  * Previous/next for a paged list (the API's pagination envelope); the page lives in the URL. None past the list's
@@ -29,8 +30,8 @@ export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagina
  * typed as -1, 1.5 or 99999999 was sent as it was, and the API's 400 left the list a dead end.
  */
 export function pageNumber(value: string | undefined): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1;
+  const page = value === undefined ? undefined : PAGE_NUMBER(value, {});
+  return page === undefined ? 1 : Number(page);
 }
 
 /**

@@ -7,10 +7,10 @@ import { useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { ErrorView, Loading } from '../../ui/states';
 import { TestsTable } from './components/TestsTable';
-import { windowOf, WindowTabs } from './components/WindowTabs';
+import { windowOf, WINDOWS, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
 
 const STATUSES = ['flaky', 'failing', 'slow', 'stable'] as const;
@@ -25,7 +25,14 @@ const PAGE_SIZES = [10, 25, 50] as const;
 
 export function ExplorerPage() {
   const { projectId = '' } = useParams();
-  const [q, set] = useSearchState(['days', 'status', 'sortBy', 'order', 'limit', 'page'] as const);
+  const [q, set] = useSearchState(['days', 'status', 'sortBy', 'order', 'limit', 'page'] as const, {
+    days: oneOf(WINDOWS),
+    status: oneOf(STATUSES),
+    sortBy: oneOf(SORTS.map(([k]) => k)),
+    order: oneOf(['asc', 'desc']),
+    limit: oneOf(PAGE_SIZES),
+    page: PAGE_NUMBER,
+  });
   const days = windowOf(q.days);
   const status = STATUSES.find((s) => s === q.status);
   const sortBy = SORTS.find(([k]) => k === q.sortBy)?.[0];

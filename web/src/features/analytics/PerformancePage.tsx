@@ -8,10 +8,10 @@ import { $api } from '../../api/client';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber } from '../../ui/Pagination';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { TestCell } from './components/TestCell';
-import { windowOf, WindowTabs } from './components/WindowTabs';
+import { windowOf, WINDOWS, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
 
 const BarsChart = lazy(() => import('./components/BarsChart'));
@@ -19,7 +19,7 @@ const PAGE = 50;
 
 export function PerformancePage() {
   const { projectId = '' } = useParams();
-  const [q, set] = useSearchState(['days', 'q', 'page'] as const);
+  const [q, set] = useSearchState(['days', 'q', 'page'] as const, { days: oneOf(WINDOWS), page: PAGE_NUMBER });
   const days = windowOf(q.days);
   const perf = $api.useQuery('get', '/api/v1/public/{projectId}/analytics/test-cases/performance', {
     params: { path: { projectId }, query: { days } },

@@ -5,15 +5,15 @@ import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatCount, formatDateTime, formatDuration, formatPercent } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { ScrollRegion } from '../../ui/ScrollRegion';
 import { Empty, ErrorView, Loading } from '../../ui/states';
-import { windowOf, WindowTabs } from './components/WindowTabs';
+import { windowOf, WINDOWS, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
 
 export function SpecsPage() {
   const { projectId = '' } = useParams();
-  const [q, set] = useSearchState(['days', 'page'] as const);
+  const [q, set] = useSearchState(['days', 'page'] as const, { days: oneOf(WINDOWS), page: PAGE_NUMBER });
   const days = windowOf(q.days);
   const specs = $api.useQuery('get', '/api/v1/public/{projectId}/specs', {
     params: { path: { projectId }, query: { days, page: pageNumber(q.page), limit: 50 } },

@@ -11,18 +11,18 @@ import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { ScrollRegion } from '../../ui/ScrollRegion';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { Figures } from './components/Figures';
 import { TestsTable } from './components/TestsTable';
-import { windowOf, WindowTabs } from './components/WindowTabs';
+import { windowOf, WINDOWS, WindowTabs } from './components/WindowTabs';
 import './analytics.css';
 
 const TrendChart = lazy(() => import('./components/TrendChart'));
 
 export function SummaryPage() {
   const { projectId = '' } = useParams();
-  const [q] = useSearchState(['days'] as const);
+  const [q] = useSearchState(['days'] as const, { days: oneOf(WINDOWS) });
   const days = windowOf(q.days);
   const summary = $api.useQuery('get', '/api/v1/public/{projectId}/analytics/summary', {
     params: { path: { projectId }, query: { days } },

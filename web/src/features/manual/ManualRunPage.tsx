@@ -14,7 +14,7 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime, formatDuration } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { AN_ID, oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { changedFields } from './changes';
 import { TextArea, TextField } from './components/fields';
@@ -87,7 +87,12 @@ export function ManualRunPage() {
 }
 
 function Execution({ projectId, run, canExecute }: { projectId: string; run: Run; canExecute: boolean }) {
-  const [q, set, read] = useSearchState(['case', 'result', 'assignee', 'page'] as const);
+  const [q, set, read] = useSearchState(['case', 'result', 'assignee', 'page'] as const, {
+    case: AN_ID,
+    result: oneOf(VERDICTS),
+    assignee: oneOf(['me', 'none']),
+    page: PAGE_NUMBER,
+  });
   const me = useAccount().data?.data.user;
   const assignee = q.assignee === 'me' ? me?.id : q.assignee === 'none' ? 'none' : undefined;
   const result = VERDICTS.find((v) => v === q.result);

@@ -12,7 +12,7 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { TextArea, TextField } from './components/fields';
 import { FormError } from '../../ui/FormError';
@@ -22,13 +22,17 @@ import { textToHtml } from './components/RichText';
 import { RunProgress } from './components/RunProgress';
 import type { Suite } from './components/SuiteTree';
 import { P, useRefresh, useReleaseOptions, useSuites } from './data';
-import { pageSize, splitList } from './values';
+import { PAGE_SIZES, pageSize, splitList } from './values';
 import './manual.css';
 
 export function ManualRunsPage() {
   const { projectId = '' } = useParams();
   const { canWrite } = useProjectAccess(projectId);
-  const [q, set] = useSearchState(['status', 'page', 'limit'] as const);
+  const [q, set] = useSearchState(['status', 'page', 'limit'] as const, {
+    status: oneOf(['open', 'closed']),
+    page: PAGE_NUMBER,
+    limit: oneOf(PAGE_SIZES),
+  });
   const [creating, setCreating] = useState(false);
   const status = q.status === 'open' || q.status === 'closed' ? q.status : undefined;
   const runs = $api.useQuery('get', P.runs, {

@@ -11,19 +11,23 @@ import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDate } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { TextField } from './components/fields';
 import { EMPTY_RELEASE, ReleaseForm, releaseCreateBody } from './components/ReleaseForm';
 import { releaseStatus } from './components/ReleaseSelect';
 import { P, useRefresh, useReleaseOptions } from './data';
-import { pageSize, valueLabel } from './values';
+import { PAGE_SIZES, pageSize, valueLabel } from './values';
 import './manual.css';
 
 export function ReleasesPage() {
   const { projectId = '' } = useParams();
   const { canWrite } = useProjectAccess(projectId);
-  const [q, set] = useSearchState(['search', 'completed', 'page', 'limit'] as const);
+  const [q, set] = useSearchState(['search', 'completed', 'page', 'limit'] as const, {
+    completed: oneOf(['yes', 'no']),
+    page: PAGE_NUMBER,
+    limit: oneOf(PAGE_SIZES),
+  });
   const [search, setSearch] = useState(q.search ?? '');
   const [creating, setCreating] = useState(false);
   const limit = pageSize(q.limit);

@@ -10,19 +10,23 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { OpenBadge } from './components/OpenBadge';
 import { EMPTY_SESSION, SessionForm, sessionCreateBody } from './components/SessionForm';
 import { P, useRefresh, useReleaseOptions } from './data';
 import { Tags } from './components/Tags';
-import { pageSize } from './values';
+import { PAGE_SIZES, pageSize } from './values';
 import './manual.css';
 
 export function SessionsPage() {
   const { projectId = '' } = useParams();
   const { canWrite } = useProjectAccess(projectId);
-  const [q, set] = useSearchState(['status', 'page', 'limit'] as const);
+  const [q, set] = useSearchState(['status', 'page', 'limit'] as const, {
+    status: oneOf(['open', 'closed']),
+    page: PAGE_NUMBER,
+    limit: oneOf(PAGE_SIZES),
+  });
   const [creating, setCreating] = useState(false);
   const status = q.status === 'open' || q.status === 'closed' ? q.status : undefined;
   const sessions = $api.useQuery('get', P.sessions, {

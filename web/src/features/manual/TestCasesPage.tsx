@@ -11,7 +11,7 @@ import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
-import { useSearchState } from '../../ui/search-state';
+import { AN_ID, oneOf, PAGE_NUMBER, type Reader, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { FormError } from '../../ui/FormError';
 import { SelectField, TextArea, TextField } from './components/fields';
@@ -49,16 +49,29 @@ const KEYS = [
   'suitesPage',
 ] as const;
 
-/** The API's ids: 24 hex characters (a `suite=` of anything else names no suite: all cases). */
-const ID = /^[0-9a-f]{24}$/;
+/** Only values the API takes: an unknown one from an edited link or an old bookmark is ignored, as its select shows. */
+const READERS: Partial<Record<(typeof KEYS)[number], Reader>> = {
+  // A `suite=` that is no id names no suite: all cases.
+  suite: AN_ID,
+  status: oneOf(CASE_STATUSES),
+  priority: oneOf(PRIORITIES),
+  severity: oneOf(SEVERITIES),
+  type: oneOf(CASE_TYPES),
+  layer: oneOf(LAYERS),
+  behavior: oneOf(BEHAVIORS),
+  automation: oneOf(AUTOMATION_STATUSES),
+  page: PAGE_NUMBER,
+  limit: oneOf(PAGE_SIZES),
+  suitesPage: PAGE_NUMBER,
+};
 
 export function TestCasesPage() {
   const { projectId = '' } = useParams();
   const { canWrite } = useProjectAccess(projectId);
-  const [q, set] = useSearchState(KEYS);
+  const [q, set] = useSearchState(KEYS, READERS);
   const suitesPage = pageNumber(q.suitesPage);
   const suites = useSuites(projectId, suitesPage);
-  const selected = q.suite && ID.test(q.suite) ? q.suite : ALL;
+  const selected = q.suite ?? ALL;
   const all = suites.data ? flattenSuites(suites.data.data) : [];
   const selectedSuite = all.find((s) => s._id === selected);
 
@@ -132,7 +145,7 @@ function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Que
         limit,
         // Only values the API takes: an unknown one from an edited link or an old bookmark (`status=bogus`,
         // `suite=`) was sent as it was, and the API's 400 left the list a dead end; it is ignored, as its select shows.
-        suiteId: q.suite && ID.test(q.suite) ? q.suite : undefined,
+        suiteId: q.suite,
         search: q.search || undefined,
         status: asValue(q.status, CASE_STATUSES) || undefined,
         priority: asValue(q.priority, PRIORITIES) || undefined,

@@ -3,7 +3,7 @@
  * window (all in the URL), paged; while any run on the page is running, the page asks again every few seconds so
  * its progress moves.
  */
-import { type FormEvent, useEffect } from 'react';
+import { type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
 import { href, PAGES } from '../../app/paths';
@@ -12,7 +12,7 @@ import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, type Reader, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { RunProgress } from './components/RunProgress';
 import { POLL_MS, RUN_STATUSES, runTitle, shortHash, type Run } from './data';
@@ -33,20 +33,29 @@ const utcDay = (value: string | undefined) =>
     ? value
     : undefined;
 
+/**
+ * The window's days as a date input gives them: an edited link's garbage (`from=abc`, 2026-02-30) is dropped and a
+ * reversed window is turned round (in the URL too: both were sent as they were, and the API's 400 left the list a
+ * dead end).
+ */
+function dayWindow(query: Readonly<Record<string, string | undefined>>) {
+  const [from, to] = [utcDay(query.from), utcDay(query.to)];
+  return from && to && from > to ? { from: to, to: from } : { from, to };
+}
+const READERS: Partial<Record<(typeof KEYS)[number], Reader>> = {
+  status: oneOf(RUN_STATUSES),
+  from: (_, query) => dayWindow(query).from,
+  to: (_, query) => dayWindow(query).to,
+  page: PAGE_NUMBER,
+};
+
 export function RunsPage() {
   const { projectId = '' } = useParams();
-  const [q, set] = useSearchState(KEYS);
+  const [q, set] = useSearchState(KEYS, READERS);
   const status = RUN_STATUSES.find((s) => s === q.status);
-  // Days as a date input gives them; an edited link's garbage (`from=abc`, 2026-02-30) is dropped and a reversed
-  // window is turned round, in the URL too: both were sent as they were, and the API's 400 left the list a dead end.
-  let [urlFrom, urlTo] = [utcDay(q.from), utcDay(q.to)];
-  if (urlFrom && urlTo && urlFrom > urlTo) [urlFrom, urlTo] = [urlTo, urlFrom];
-  useEffect(() => {
-    if (q.from !== urlFrom || q.to !== urlTo) set({ from: urlFrom, to: urlTo });
-  }, [q.from, q.to, urlFrom, urlTo, set]);
   // The API takes both ends of a window or neither: one day given alone is that day.
-  const from = urlFrom ?? urlTo;
-  const to = urlTo ?? urlFrom;
+  const from = q.from ?? q.to;
+  const to = q.to ?? q.from;
   const runs = $api.useQuery(
     'get',
     '/api/v1/public/{projectId}/test-runs',
@@ -81,7 +90,7 @@ export function RunsPage() {
         role="search"
         aria-label="Filter runs"
         onSubmit={onFilter}
-        key={`${q.branch}|${q.environment}|${urlFrom}|${urlTo}`}
+        key={`${q.branch}|${q.environment}|${q.from}|${q.to}`}
       >
         <label>
           Branch
@@ -105,11 +114,11 @@ export function RunsPage() {
         {/* UTC days, so that a link shows its sender's runs to a reader anywhere; the list shows local times. */}
         <label>
           From (UTC)
-          <input type="date" name="from" defaultValue={urlFrom ?? ''} />
+          <input type="date" name="from" defaultValue={q.from ?? ''} />
         </label>
         <label>
           To (UTC)
-          <input type="date" name="to" defaultValue={urlTo ?? ''} />
+          <input type="date" name="to" defaultValue={q.to ?? ''} />
         </label>
         <button type="submit" className="button">
           Apply

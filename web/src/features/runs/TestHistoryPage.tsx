@@ -12,7 +12,7 @@ import { Page } from '../../ui/Page';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { TestPlace } from '../../ui/TestPlace';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { useSearchState, wholeNumber } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { statusLabel } from './data';
 import './runs.css';
@@ -22,11 +22,10 @@ const LIMIT = 100;
 
 export function TestHistoryPage() {
   const { projectId = '', testId = '' } = useParams();
-  const [q, set] = useSearchState(['branch', 'offset'] as const);
   // A whole number up to the API's highest (100,000,000), else the newest results: `offset=1.5` or `1e400` was sent
   // as it was, and the API's 400 left the page a dead end in its validator's words.
-  const asked = Number(q.offset);
-  const offset = Number.isInteger(asked) && asked >= 0 && asked <= 100_000_000 ? asked : 0;
+  const [q, set] = useSearchState(['branch', 'offset'] as const, { offset: wholeNumber(0, 100_000_000) });
+  const offset = Number(q.offset ?? 0);
   const history = $api.useQuery('get', '/api/v1/public/{projectId}/test-cases/history', {
     params: { path: { projectId }, query: { testId, branch: q.branch || undefined, offset, limit: LIMIT } },
   });

@@ -15,7 +15,7 @@ import { Page } from '../../ui/Page';
 import { pageNumber } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime } from '../../ui/format';
-import { useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { WEBHOOK, WEBHOOKS } from './data';
 
@@ -26,7 +26,7 @@ export function WebhookPage() {
   const { canAdminWebhooks } = useProjectAccess(projectId);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [q, set] = useSearchState(['status', 'page'] as const);
+  const [q, set] = useSearchState(['status', 'page'] as const, { status: oneOf(STATUSES), page: PAGE_NUMBER });
   const status = STATUSES.find((s) => s === q.status);
   const page = pageNumber(q.page);
   const path = { projectId, webhookId };

@@ -7,7 +7,7 @@ import { useDeferredValue, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { href, PAGES } from '../../../app/paths';
-import { useSearchState } from '../../../ui/search-state';
+import { oneOf, useSearchState } from '../../../ui/search-state';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { formatCount, formatDuration } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
@@ -33,7 +33,7 @@ export function TestList({
   caption: string;
   showFile?: boolean;
 }) {
-  const [state, set] = useSearchState(SEARCH_KEYS);
+  const [state, set] = useSearchState(SEARCH_KEYS, { status: oneOf(TEST_STATUSES) });
   const query = state.q ?? '';
   const status = TEST_STATUSES.find((s) => s === state.status);
   // Typing stays responsive: the filtering of a big list follows the input at a lower priority.
