@@ -162,6 +162,8 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeInViewport({ ratio: 1 });
     expect(await overflow(page)).toBe(0);
 
+    // On a phone the project's links fold behind the navigation's button (phone-layout.spec.ts tests the button).
+    await nav.getByRole('button', { name: /^Menu/ }).tap();
     await nav.getByRole('link', { name: 'Manual runs' }).tap();
     await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/manual-runs$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Manual runs' })).toBeInViewport({ ratio: 1 });

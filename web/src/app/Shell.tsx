@@ -3,7 +3,7 @@
  * navigation when a project is open, and the page. Signed out (or once a request says the session ended), the
  * user goes to /login and comes back to the same page afterwards.
  */
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { $api, isErrorEnvelope, setUnauthenticatedHandler } from '../api/client';
@@ -134,11 +134,39 @@ function Header() {
   );
 }
 
-/** The project's pages, grouped as a person looks for them. */
+/**
+ * The project's pages, grouped as a person looks for them. On a phone (styles.css, below 40rem) the groups fold
+ * behind a button that names the page shown; it opens them, a followed link or Escape folds them again (the focus
+ * back on the button). Wider, the button is not shown and the groups always are.
+ */
 function ProjectNav() {
   const { projectId } = useParams();
   const { project } = useProjectAccess(projectId);
+  const location = useLocation();
+  const groupsId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Open on the page (history entry) it was opened on: any navigation, a link's or the switcher's or Back, folds it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.key;
+  const nav = useRef<HTMLElement>(null);
+  // Escape folds the open menu; the focus, if it was in the menu (or nowhere), goes back to its button.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      const focus = document.activeElement;
+      setOpenOn(null);
+      if (!focus || focus === document.body || nav.current?.contains(focus)) toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   if (!projectId) return null;
+  const close = (refocus: boolean) => {
+    setOpenOn(null);
+    if (refocus) toggle.current?.focus();
+  };
   const to = (pattern: string) => pattern.replace(':projectId', encodeURIComponent(projectId));
   const groups: [string, [string, string][]][] = [
     [
@@ -174,23 +202,59 @@ function ProjectNav() {
       ],
     ],
   ];
+  const exact = (label: string) => label === 'Dashboard' || label === 'Summary';
+  // The link NavLink marks active (the page itself, or one below it unless `end`), named on the folded button.
+  const current = groups
+    .flatMap(([, links]) => links)
+    .find(([label, path]) => location.pathname === path || (!exact(label) && location.pathname.startsWith(`${path}/`)))?.[0];
   return (
-    <nav className="project-nav" aria-label="Project">
+    <nav className={open ? 'project-nav project-nav-open' : 'project-nav'} aria-label="Project" ref={nav}>
       <p className="project-name">{project?.name ?? 'Project'}</p>
-      {groups.map(([group, links]) => (
-        <div key={group} className="nav-group">
-          <p className="nav-group-title">{group}</p>
-          <ul>
-            {links.map(([label, path]) => (
-              <li key={path}>
-                <NavLink to={path} end={label === 'Dashboard' || label === 'Summary'}>
-                  {label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
+      <button
+        ref={toggle}
+        type="button"
+        className="button project-nav-toggle"
+        aria-expanded={open}
+        aria-controls={groupsId}
+        onClick={() => setOpenOn(open ? null : location.key)}
+      >
+        <svg aria-hidden="true" viewBox="0 0 16 16" width={16} height={16}>
+          <path d="M2 4h12M2 8h12M2 12h12" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" />
+        </svg>
+        <span>
+          Menu
+          {current ? (
+            <>
+              <span aria-hidden="true"> · </span>
+              <span className="visually-hidden">, this page: </span>
+              <span className="project-nav-current">{current}</span>
+            </>
+          ) : null}
+        </span>
+      </button>
+      <div id={groupsId} className="project-nav-groups">
+        {groups.map(([group, links]) => (
+          <div key={group} className="nav-group">
+            <p className="nav-group-title">{group}</p>
+            <ul>
+              {links.map(([label, path]) => (
+                <li key={path}>
+                  {/* Followed from the open menu (a phone), the menu folds and the focus goes back to its button. */}
+                  <NavLink
+                    to={path}
+                    end={exact(label)}
+                    onClick={() => {
+                      if (open) close(true);
+                    }}
+                  >
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
     </nav>
   );
 }

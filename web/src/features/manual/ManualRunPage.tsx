@@ -1,10 +1,11 @@
 /**
  * `/projects/:projectId/manual-runs/:runId`: the execution view. At the top the run's progress (its rollup
  * counts per verdict); then its cases (filtered by verdict or assignee, paged, the current case in the URL)
- * beside the current case: its steps with a result per step, verdict buttons, assignee, elapsed time and a
- * comment. Keyboard: p/f/b/s/r/u set the verdict, j/k or ↓/↑ move between cases; keys never fire while the
- * person types in a field. A verdict sends the time spent on the case since it was opened (`elapsed`, added to
- * what the API has). Quick verdicts and detailed results are separate writes (the API refuses them mixed).
+ * beside the current case (on a phone the case comes first, its list below): its steps with a result per step,
+ * verdict buttons, assignee, elapsed time and a comment. Keyboard: p/f/b/s/r/u set the verdict, j/k or ↓/↑ move
+ * between cases; keys never fire while the person types in a field. A verdict sends the time spent on the case
+ * since it was opened (`elapsed`, added to what the API has). Quick verdicts and detailed results are separate
+ * writes (the API refuses them mixed).
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -118,11 +119,22 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     lastClock.current = { id: c._id, at: Date.now() };
     setClock(lastClock.current);
   };
-  const select = (c: RunCase | undefined) => {
+  const caseView = useRef<HTMLElement>(null);
+  const listView = useRef<HTMLElement>(null);
+  /**
+   * Side by side, the chosen case's row is kept in view; one above the other (a phone), the case is what the
+   * tester looks at: a case chosen in the list below brings it into view, a key leaves the page where it is.
+   */
+  const select = (c: RunCase | undefined, from: 'list' | 'key') => {
     if (!c) return;
     set({ case: c._id });
     startClock(c);
-    rows.current.get(c._id)?.scrollIntoView({ block: 'nearest' });
+    const stacked =
+      caseView.current && listView.current
+        ? caseView.current.getBoundingClientRect().bottom <= listView.current.getBoundingClientRect().top
+        : false;
+    if (!stacked) rows.current.get(c._id)?.scrollIntoView({ block: 'nearest' });
+    else if (from === 'list') caseView.current?.scrollIntoView({ block: 'start' });
   };
   const refresh = useRefresh();
   // A verdict is pending until the lists show it (the returned promise is awaited): meanwhile its buttons are
@@ -144,9 +156,9 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     const picked = caseOf(read().case);
     const index = picked ? list.indexOf(picked) : -1;
     if (e.key === 'j' || e.key === 'ArrowDown') {
-      select(list[Math.min(index + 1, list.length - 1)]);
+      select(list[Math.min(index + 1, list.length - 1)], 'key');
     } else if (e.key === 'k' || e.key === 'ArrowUp') {
-      select(list[Math.max(index - 1, 0)]);
+      select(list[Math.max(index - 1, 0)], 'key');
     } else if (canExecute && picked && KEY_VERDICT.has(e.key)) {
       if (!verdict.isPending) setVerdict(picked, KEY_VERDICT.get(e.key)!);
     } else return;
@@ -162,7 +174,26 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     <>
       <Shortcuts canExecute={canExecute} />
       <div className="execution">
-        <section className="card execution-list" aria-labelledby="run-cases-heading">
+        {/* The current case before the list, as a phone shows them one above the other (manual.css): a tester
+            reaches the verdict first; wider, the list is placed on the left. */}
+        <section ref={caseView} className="card execution-case" aria-labelledby="current-case-heading">
+          {current ? (
+            <CurrentCase
+              key={current._id}
+              projectId={projectId}
+              runCase={current}
+              canExecute={canExecute}
+              since={since}
+              verdict={{ set: setVerdict, error: verdict.error, pending: verdict.isPending }}
+            />
+          ) : (
+            <>
+              <h2 id="current-case-heading">Current case</h2>
+              <p className="muted">{q.case ? 'The chosen case is not in this list (see the filters).' : 'Choose a case.'}</p>
+            </>
+          )}
+        </section>
+        <section ref={listView} className="card execution-list" aria-labelledby="run-cases-heading">
           <h2 id="run-cases-heading">Cases</h2>
           <div className="filters">
             <div className="field">
@@ -231,7 +262,7 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
                         aria-current={c === current ? 'true' : undefined}
                       >
                         <td>
-                          <button type="button" className="link-button" onClick={() => select(c)}>
+                          <button type="button" className="link-button" onClick={() => select(c, 'list')}>
                             <span className="mono">{c.testCase.caseId}</span> {c.testCase.title}
                           </button>
                           {c.testCase.suite ? <span className="muted execution-suite">{c.testCase.suite.name}</span> : null}
@@ -247,23 +278,6 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
                 </table>
               </div>
               <Pagination pagination={cases.data.pagination} onPage={(p) => set({ page: p > 1 ? p : undefined, case: undefined })} />
-            </>
-          )}
-        </section>
-        <section className="card execution-case" aria-labelledby="current-case-heading">
-          {current ? (
-            <CurrentCase
-              key={current._id}
-              projectId={projectId}
-              runCase={current}
-              canExecute={canExecute}
-              since={since}
-              verdict={{ set: setVerdict, error: verdict.error, pending: verdict.isPending }}
-            />
-          ) : (
-            <>
-              <h2 id="current-case-heading">Current case</h2>
-              <p className="muted">{q.case ? 'The chosen case is not in this list (see the filters).' : 'Choose a case.'}</p>
             </>
           )}
         </section>

@@ -1,0 +1,164 @@
+/**
+ * The app on a phone (375 × 667, touch), where the project's navigation and a manual run's execution view change
+ * their layout, and the same pages at 1280 pixels, where they do not. On the phone the navigation folds behind a
+ * button that names the page shown (the page's title on the first screen): the button opens and folds it, a
+ * followed link folds it, Escape folds it and the focus goes back to the button, axe passes open and folded. A
+ * manual run's current case with its verdict buttons comes before the list of its cases (and no legend of keyboard
+ * keys above it), and a tap records a verdict; a case tapped in the list below brings the case into view.
+ */
+import type { Locator } from '@playwright/test';
+import { api, created, expect, expectAccessible, test } from './support/fixtures';
+
+const PHONE = { viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true };
+
+/** Where an element's box starts, in pixels from the top of the window. */
+const top = async (element: Locator) => (await element.boundingBox())!.y;
+
+/** An open run over a suite of two classic cases, in `t`'s project. */
+async function manualRun(t: { token: string; projectId: string }) {
+  const a = api(t.token);
+  const P = `/${t.projectId}`;
+  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Checkout' }));
+  for (const title of ['Pay with a saved card', 'Empty cart is refused']) {
+    await created(a.post(`${P}/manual-test-cases`, { title, suiteId: suite._id, steps: [{ action: 'Open /checkout' }] }));
+  }
+  const run = await created(a.post(`${P}/manual-runs`, { name: 'Sprint 12 regression', selectionMode: 'selected', suiteIds: [suite._id] }));
+  const resultOf = async (caseId: string) =>
+    (await a.get(`${P}/manual-runs/${run._id}/test-cases?limit=10`)).body.data.find(
+      (c: { testCase: { caseId: string } }) => c.testCase.caseId === caseId,
+    ).result;
+  return { runId: run._id as string, resultOf };
+}
+
+test.describe('on a phone', () => {
+  test.use(PHONE);
+
+  test("the project's navigation folds behind a button naming the page: opens, follows a link, folds on Escape", async ({
+    page,
+    tenant,
+    signIn,
+  }) => {
+    const t = await tenant('member');
+    await signIn(page, t.userId);
+    await page.goto(`/projects/${t.projectId}`);
+    const nav = page.getByRole('navigation', { name: 'Project' });
+    const menu = nav.getByRole('button', { name: /^Menu/ });
+    const runs = nav.getByRole('link', { name: 'Runs', exact: true });
+
+    // Folded: the button names the page, the links are hidden, the page's title is near the top of the first screen.
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeInViewport({ ratio: 1 });
+    expect(await top(page.getByRole('heading', { level: 1 }))).toBeLessThan(200);
+    await expect(menu).toBeInViewport({ ratio: 1 });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu).toHaveAccessibleName(/^Menu ?, this page: Dashboard$/);
+    const controlled = page.locator(`[id="${await menu.getAttribute('aria-controls')}"]`);
+    await expect(controlled).toBeHidden();
+    await expect(runs).toBeHidden();
+    await expectAccessible(page);
+
+    // Opened: the links show, in the same landmark; tapped again, it folds.
+    await menu.tap();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(controlled).toBeVisible();
+    await expect(runs).toBeVisible();
+    await expectAccessible(page);
+    await menu.tap();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(runs).toBeHidden();
+
+    // Escape from a link inside: folded, the focus back on the button.
+    await menu.tap();
+    await runs.focus();
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(runs).toBeHidden();
+    await expect(menu).toBeFocused();
+
+    // A link followed: the page changes, the menu folds and names the new page.
+    await menu.tap();
+    await nav.getByRole('link', { name: 'Manual runs' }).tap();
+    await expect(page).toHaveURL(new RegExp(`/projects/${t.projectId}/manual-runs$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Manual runs' })).toBeInViewport({ ratio: 1 });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu).toHaveAccessibleName(/^Menu ?, this page: Manual runs$/);
+    await expect(runs).toBeHidden();
+    expect(await top(page.getByRole('heading', { level: 1 }))).toBeLessThan(200);
+    await expectAccessible(page);
+  });
+
+  test("a manual run's current case and its verdict buttons come before the list of its cases; a tap records a verdict", async ({
+    page,
+    tenant,
+    signIn,
+  }) => {
+    const t = await tenant('member');
+    const { runId, resultOf } = await manualRun(t);
+    await signIn(page, t.userId);
+    await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+    const current = page.locator('#current-case-heading');
+    await expect(current).toHaveText('TC-1 Pay with a saved card');
+    const verdicts = page.getByRole('group', { name: 'Set the verdict' });
+    const passed = verdicts.getByRole('button', { name: /^Passed/ });
+    const cases = page.getByRole('region', { name: 'Cases' });
+    // A touch screen most likely has no keyboard: no legend of its keys above the case.
+    await expect(page.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeHidden();
+
+    // The verdict buttons before the list, on the page and in the reading order, and near the first screen.
+    const { height } = page.viewportSize()!;
+    expect(await top(passed)).toBeLessThan(await top(cases));
+    expect(await top(passed)).toBeLessThan(height * 1.5);
+    expect(
+      await page.evaluate(() => {
+        const a = document.querySelector('[aria-label="Set the verdict"]')!;
+        const b = document.getElementById('run-cases-heading')!;
+        return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }),
+    ).toBe(true);
+    await expectAccessible(page);
+
+    await passed.scrollIntoViewIfNeeded();
+    await passed.tap();
+    await expect(passed).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('1 of 2 tested')).toBeVisible();
+    await expect.poll(() => resultOf('TC-1')).toBe('passed');
+
+    // A case tapped in the list below: it becomes the current case, in view above the list.
+    await cases.getByRole('button', { name: 'TC-2 Empty cart is refused' }).tap();
+    await expect(current).toHaveText('TC-2 Empty cart is refused');
+    await expect(current).toBeInViewport();
+    await verdicts.getByRole('button', { name: /^Failed/ }).tap();
+    await expect.poll(() => resultOf('TC-2')).toBe('failed');
+  });
+});
+
+test.describe('at 1280 pixels', () => {
+  test("the project's navigation shows its links and no menu button; a manual run's list is left of the case", async ({
+    page,
+    tenant,
+    signIn,
+  }) => {
+    const t = await tenant('member');
+    const { runId } = await manualRun(t);
+    await signIn(page, t.userId);
+    await page.goto(`/projects/${t.projectId}`);
+    const nav = page.getByRole('navigation', { name: 'Project' });
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(nav.getByRole('button')).toBeHidden();
+    await expect(nav.getByText('Test project')).toBeVisible();
+    for (const name of ['Dashboard', 'Runs', 'Summary', 'Test cases', 'Manual runs', 'Webhooks', 'Reports']) {
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    // Escape does not hide them.
+    await nav.getByRole('link', { name: 'Runs', exact: true }).focus();
+    await page.keyboard.press('Escape');
+    await expect(nav.getByRole('link', { name: 'Runs', exact: true })).toBeVisible();
+
+    await page.goto(`/projects/${t.projectId}/manual-runs/${runId}`);
+    await expect(page.locator('#current-case-heading')).toHaveText('TC-1 Pay with a saved card');
+    await expect(page.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeVisible();
+    const list = (await page.getByRole('region', { name: 'Cases' }).boundingBox())!;
+    const current = (await page.locator('.execution-case').boundingBox())!;
+    expect(list.x + list.width).toBeLessThanOrEqual(current.x);
+    expect(Math.abs(list.y - current.y)).toBeLessThan(2);
+  });
+});
