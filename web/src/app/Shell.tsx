@@ -4,13 +4,14 @@
  * user goes to /login and comes back to the same page afterwards.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { $api, isErrorEnvelope, setUnauthenticatedHandler } from '../api/client';
 import { useAccount, useProjectAccess } from '../api/account';
 import { useReadsWait } from '../api/rate-limit';
 import { ErrorView, Loading } from '../ui/states';
 import { href, PAGES } from './paths';
+import { useRouteFocus } from './route-focus';
 
 export function Shell() {
   const account = useAccount();
@@ -18,6 +19,8 @@ export function Shell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const here = location.pathname + location.search;
+  // After a navigation to another page the focus goes to its title (route-focus.ts); here, once, for every page.
+  useRouteFocus();
 
   useEffect(() => {
     setUnauthenticatedHandler(() => {
@@ -47,6 +50,8 @@ export function Shell() {
 
   return (
     <div className="app">
+      {/* A new page starts at the top; Back and Forward return to where the page was left (per history entry). */}
+      <ScrollRestoration />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -137,7 +142,8 @@ function Header() {
 /**
  * The project's pages, grouped as a person looks for them. On a phone (styles.css, below 40rem) the groups fold
  * behind a button that names the page shown; it opens them, a followed link or Escape folds them again (the focus
- * back on the button). Wider, the button is not shown and the groups always are.
+ * on the new page's title after a link, back on the button after Escape). Wider, the button is not shown and the
+ * groups always are.
  */
 function ProjectNav() {
   const { projectId } = useParams();
@@ -239,12 +245,13 @@ function ProjectNav() {
             <ul>
               {links.map(([label, path]) => (
                 <li key={path}>
-                  {/* Followed from the open menu (a phone), the menu folds and the focus goes back to its button. */}
+                  {/* Followed from the open menu (a phone), the menu folds; the focus goes to the new page's title
+                      (useRouteFocus), or back to the button when the link is the page already shown. */}
                   <NavLink
                     to={path}
                     end={exact(label)}
                     onClick={() => {
-                      if (open) close(true);
+                      if (open) close(location.pathname === path);
                     }}
                   >
                     {label}

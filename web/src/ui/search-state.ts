@@ -61,7 +61,9 @@ export function useSearchState<K extends string>(keys: readonly K[], readers: Pa
     (next: URLSearchParams) => {
       latest.current = next;
       sent.current.push(next.toString());
-      setParams(next, { replace: true });
+      // A filter, a page or a selected item changes the page in place: it keeps its scroll (ScrollRestoration in the
+      // Shell scrolls a new page to the top).
+      setParams(next, { replace: true, preventScrollReset: true });
     },
     [setParams],
   );

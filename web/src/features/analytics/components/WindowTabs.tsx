@@ -16,7 +16,7 @@ export function WindowTabs({ days }: { days: WindowDays }) {
   return (
     <nav className="tabs" aria-label="Window">
       {WINDOWS.map((d) => (
-        <Link key={d} aria-current={d === days ? 'page' : undefined} to={to(d)}>
+        <Link key={d} aria-current={d === days ? 'page' : undefined} to={to(d)} preventScrollReset>
           Last {d} days
         </Link>
       ))}
