@@ -77,11 +77,13 @@ test('dashboard, summary, performance, explorer and spec health over two runs', 
   await page.goto(`/projects/${t.projectId}/test-case-explorer`);
   await page.getByLabel('Health').selectOption('flaky');
   await expect(page).toHaveURL(/status=flaky/);
+  // The unfiltered list stays shown (busy) until the flaky one comes: then only the flaky tests.
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   const explorer = page.getByRole('table', { name: 'Tests' });
-  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 3' })).toBeVisible();
-  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 7' })).toHaveCount(0);
+  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 3', exact: true })).toBeVisible();
+  await expect(explorer.getByRole('link', { name: 'Feature 0 › test number 7', exact: true })).toHaveCount(0);
   await expectAccessible(page);
-  await explorer.getByRole('link', { name: 'Feature 0 › test number 3' }).click();
+  await explorer.getByRole('link', { name: 'Feature 0 › test number 3', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feature 0 › test number 3');
   await expect(page.getByText('specs/feature-0.spec.ts · chromium')).toBeVisible();
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 import { PAGE_NUMBER } from './search-state';
 
@@ -11,7 +11,7 @@ export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagina
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
   if (pagination.page > pages) return null;
   return (
-    <nav className="pagination" aria-label="Pages">
+    <PagerNav label="Pages">
       <button type="button" className="button" disabled={!pagination.hasPrev} onClick={() => onPage(pagination.page - 1)}>
         Previous
       </button>
@@ -21,6 +21,28 @@ export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagina
       <button type="button" className="button" disabled={!pagination.hasNext} onClick={() => onPage(pagination.page + 1)}>
         Next
       </button>
+    </PagerNav>
+  );
+}
+
+/**
+ * A pager's `<nav>`. Its buttons stay while the next page loads (the list keeps the page it has: api/lists.ts), so
+ * the focus stays on the one pressed; if that one is disabled once the page came (the first or last page), the
+ * focus goes to the other one, not to the top of the document.
+ */
+export function PagerNav({ label, children }: { label: string; children: ReactNode }) {
+  const focused = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    const button = focused.current;
+    if (!button?.disabled) return;
+    focused.current = null;
+    if (document.activeElement === button || document.activeElement === document.body) {
+      button.closest('nav')?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+    }
+  });
+  return (
+    <nav className="pagination" aria-label={label} onFocus={(e) => (focused.current = e.target.closest('button'))}>
+      {children}
     </nav>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
@@ -38,9 +39,12 @@ export function ExplorerPage() {
   const sortBy = SORTS.find(([k]) => k === q.sortBy)?.[0];
   const order = q.order === 'asc' ? 'asc' : q.order === 'desc' ? 'desc' : undefined;
   const limit = PAGE_SIZES.find((s) => String(s) === q.limit) ?? 25;
-  const tests = $api.useQuery('get', '/api/v1/public/{projectId}/test-case-explorer', {
-    params: { path: { projectId }, query: { days, status, sortBy, order, page: pageNumber(q.page), limit } },
-  });
+  const tests = $api.useQuery(
+    'get',
+    '/api/v1/public/{projectId}/test-case-explorer',
+    { params: { path: { projectId }, query: { days, status, sortBy, order, page: pageNumber(q.page), limit } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
   return (
     <Page title="Test case explorer" subtitle="Tests by health: flaky, failing, slow or stable">
       <WindowTabs days={days} />
@@ -92,18 +96,20 @@ export function ExplorerPage() {
         <ErrorView error={tests.error} />
       ) : (
         <>
-          <TestsTable
-            projectId={projectId}
-            tests={tests.data.data}
-            caption="Tests"
-            empty={
-              <EmptyPageText
-                pagination={tests.data.pagination}
-                none={status ? `No ${status} test in the last ${days} days.` : `No test ran in the last ${days} days.`}
-                onFirst={() => set({ page: undefined })}
-              />
-            }
-          />
+          <div aria-busy={tests.isPlaceholderData || undefined}>
+            <TestsTable
+              projectId={projectId}
+              tests={tests.data.data}
+              caption="Tests"
+              empty={
+                <EmptyPageText
+                  pagination={tests.data.pagination}
+                  none={status ? `No ${status} test in the last ${days} days.` : `No test ran in the last ${days} days.`}
+                  onFirst={() => set({ page: undefined })}
+                />
+              }
+            />
+          </div>
           <Pagination pagination={tests.data.pagination} onPage={(page) => set({ page })} />
         </>
       )}

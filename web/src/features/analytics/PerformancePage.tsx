@@ -5,8 +5,9 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { Page } from '../../ui/Page';
-import { EmptyPageText, pageNumber } from '../../ui/Pagination';
+import { EmptyPageText, pageNumber, PagerNav } from '../../ui/Pagination';
 import { formatCount, formatDuration, formatPercent } from '../../ui/format';
 import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
@@ -21,9 +22,14 @@ export function PerformancePage() {
   const { projectId = '' } = useParams();
   const [q, set] = useSearchState(['days', 'q', 'page'] as const, { days: oneOf(WINDOWS), page: PAGE_NUMBER });
   const days = windowOf(q.days);
-  const perf = $api.useQuery('get', '/api/v1/public/{projectId}/analytics/test-cases/performance', {
-    params: { path: { projectId }, query: { days } },
-  });
+  // Paged here, from one answer: another window keeps the one shown (busy) until its answer comes.
+  const perf = $api.useQuery(
+    'get',
+    '/api/v1/public/{projectId}/analytics/test-cases/performance',
+    { params: { path: { projectId }, query: { days } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
+  const busy = perf.isPlaceholderData || undefined;
   const query = (q.q ?? '').trim().toLowerCase();
   const rows = useMemo(
     () => (perf.data?.data ?? []).filter((t) => !query || `${t.title}\n${t.file}`.toLowerCase().includes(query)),
@@ -43,13 +49,15 @@ export function PerformancePage() {
       ) : (
         <>
           <h2>Slowest tests (p95)</h2>
-          <Suspense fallback={<Loading label="Loading the chart…" />}>
-            <BarsChart
-              label="p95 duration of the 15 slowest tests (the figures are in the table below)"
-              rows={perf.data.data.slice(0, 15).map((t) => ({ name: t.title.split(' › ').at(-1) ?? t.title, value: t.p95Duration }))}
-              format={formatDuration}
-            />
-          </Suspense>
+          <div aria-busy={busy}>
+            <Suspense fallback={<Loading label="Loading the chart…" />}>
+              <BarsChart
+                label="p95 duration of the 15 slowest tests (the figures are in the table below)"
+                rows={perf.data.data.slice(0, 15).map((t) => ({ name: t.title.split(' › ').at(-1) ?? t.title, value: t.p95Duration }))}
+                format={formatDuration}
+              />
+            </Suspense>
+          </div>
           <h2>All tests</h2>
           <div className="filters" role="search" aria-label="Search tests">
             <label>
@@ -76,7 +84,7 @@ export function PerformancePage() {
             </Empty>
           ) : (
             <>
-              <div className="table-scroll">
+              <div className="table-scroll" aria-busy={busy}>
                 <table className="table">
                   <caption className="visually-hidden">Duration percentiles by test</caption>
                   <thead>
@@ -106,7 +114,7 @@ export function PerformancePage() {
                   </tbody>
                 </table>
               </div>
-              <nav className="pagination" aria-label="Pages">
+              <PagerNav label="Pages">
                 <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
                   Previous
                 </button>
@@ -116,7 +124,7 @@ export function PerformancePage() {
                 <button type="button" className="button" disabled={page * PAGE >= rows.length} onClick={() => set({ page: page + 1 })}>
                   Next
                 </button>
-              </nav>
+              </PagerNav>
             </>
           )}
         </>

@@ -10,6 +10,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, isErrorEnvelope, type ErrorEnvelope, type Schemas } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useAccount, useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -101,10 +102,13 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
     'get',
     P.runCases,
     { params: { path: { projectId, runId: run._id }, query: { page: pageNumber(q.page), limit: 100, result, assignee } } },
-    { enabled: q.assignee !== 'me' || Boolean(me) },
+    // The run's page or filter shown stays while another loads (not another run's: keepSameList).
+    { enabled: q.assignee !== 'me' || Boolean(me), placeholderData: keepSameList({ projectId, runId: run._id }) },
   );
+  const busy = cases.isPlaceholderData;
   const list = cases.data?.data ?? [];
-  const caseOf = (id: string | undefined) => list.find((c) => c._id === id) ?? (id ? undefined : list[0]);
+  // While another page or filter loads, no case of the old one becomes the current case by default.
+  const caseOf = (id: string | undefined) => list.find((c) => c._id === id) ?? (id || busy ? undefined : list[0]);
   const current = caseOf(q.case);
   const rows = useRef(new Map<string, HTMLTableRowElement>());
   // The clock of the current case: it starts when the case is opened (or the page loads) and again after
@@ -151,7 +155,8 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
   };
 
   const onKey = useEffectEvent((e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    // Not on the rows of a page being replaced (busy): a key would act on a case the list is leaving.
+    if (busy || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
     // From the case last picked, which the page may not show yet: keys come faster than a busy page renders.
     const picked = caseOf(read().case);
     const index = picked ? list.indexOf(picked) : -1;
@@ -238,7 +243,7 @@ function Execution({ projectId, run, canExecute }: { projectId: string; run: Run
             </Empty>
           ) : (
             <>
-              <div className="table-scroll">
+              <div className="table-scroll" aria-busy={busy || undefined}>
                 <table className="table execution-table">
                   <thead>
                     <tr>

@@ -7,6 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -35,9 +36,12 @@ export function ManualRunsPage() {
   });
   const [creating, setCreating] = useState(false);
   const status = q.status === 'open' || q.status === 'closed' ? q.status : undefined;
-  const runs = $api.useQuery('get', P.runs, {
-    params: { path: { projectId }, query: { page: pageNumber(q.page), limit: pageSize(q.limit), status } },
-  });
+  const runs = $api.useQuery(
+    'get',
+    P.runs,
+    { params: { path: { projectId }, query: { page: pageNumber(q.page), limit: pageSize(q.limit), status } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
   const releases = useReleaseOptions(projectId);
   const releaseName = new Map((releases.data?.data ?? []).map((r) => [r._id, r.name]));
 
@@ -78,7 +82,7 @@ export function ManualRunsPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={runs.isPlaceholderData || undefined}>
             <table className="table">
               <thead>
                 <tr>
@@ -262,7 +266,12 @@ function CasePicker({ projectId, chosen, onChange }: { projectId: string; chosen
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const found = $api.useQuery('get', P.cases, { params: { path: { projectId }, query: { search: search || undefined, page, limit: 10 } } });
+  const found = $api.useQuery(
+    'get',
+    P.cases,
+    { params: { path: { projectId }, query: { search: search || undefined, page, limit: 10 } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
   const has = (id: string) => chosen.some((c) => c.id === id);
   return (
     <fieldset className="manual-fieldset">
@@ -304,7 +313,7 @@ function CasePicker({ projectId, chosen, onChange }: { projectId: string; chosen
         </p>
       ) : (
         <>
-          <ul className="manual-check-list" aria-label="Cases found">
+          <ul className="manual-check-list" aria-label="Cases found" aria-busy={found.isPlaceholderData || undefined}>
             {found.data.data.map((c) => (
               <li key={c._id}>
                 <label className="manual-check">

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -31,17 +32,22 @@ export function ReleasesPage() {
   const [search, setSearch] = useState(q.search ?? '');
   const [creating, setCreating] = useState(false);
   const limit = pageSize(q.limit);
-  const releases = $api.useQuery('get', P.releases, {
-    params: {
-      path: { projectId },
-      query: {
-        page: pageNumber(q.page),
-        limit,
-        search: q.search,
-        isCompleted: q.completed === 'yes' ? true : q.completed === 'no' ? false : undefined,
+  const releases = $api.useQuery(
+    'get',
+    P.releases,
+    {
+      params: {
+        path: { projectId },
+        query: {
+          page: pageNumber(q.page),
+          limit,
+          search: q.search,
+          isCompleted: q.completed === 'yes' ? true : q.completed === 'no' ? false : undefined,
+        },
       },
     },
-  });
+    { placeholderData: keepSameList({ projectId }) },
+  );
   const options = useReleaseOptions(projectId);
   const names = new Map([...(options.data?.data ?? []), ...(releases.data?.data ?? [])].map((r) => [r._id, r.name]));
 
@@ -98,7 +104,7 @@ export function ReleasesPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={releases.isPlaceholderData || undefined}>
             <table className="table">
               <thead>
                 <tr>

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -29,9 +30,12 @@ export function SessionsPage() {
   });
   const [creating, setCreating] = useState(false);
   const status = q.status === 'open' || q.status === 'closed' ? q.status : undefined;
-  const sessions = $api.useQuery('get', P.sessions, {
-    params: { path: { projectId }, query: { page: pageNumber(q.page), limit: pageSize(q.limit), status } },
-  });
+  const sessions = $api.useQuery(
+    'get',
+    P.sessions,
+    { params: { path: { projectId }, query: { page: pageNumber(q.page), limit: pageSize(q.limit), status } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
   const releases = useReleaseOptions(projectId);
   const releaseName = new Map((releases.data?.data ?? []).map((r) => [r._id, r.name]));
 
@@ -72,7 +76,7 @@ export function SessionsPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={sessions.isPlaceholderData || undefined}>
             <table className="table">
               <thead>
                 <tr>

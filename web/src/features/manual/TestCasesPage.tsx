@@ -7,6 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
@@ -99,11 +100,13 @@ export function TestCasesPage() {
             <ErrorView error={suites.error} />
           ) : (
             <>
-              <SuiteTree
-                suites={suites.data.data}
-                selected={selected}
-                onSelect={(id) => set({ suite: id || undefined, page: undefined })}
-              />
+              <div aria-busy={suites.isPlaceholderData || undefined}>
+                <SuiteTree
+                  suites={suites.data.data}
+                  selected={selected}
+                  onSelect={(id) => set({ suite: id || undefined, page: undefined })}
+                />
+              </div>
               {suites.data.data.length === 0 ? (
                 <Empty>
                   <EmptyPageText
@@ -137,27 +140,32 @@ type SetQuery = (changes: Partial<Record<(typeof KEYS)[number], string | number 
 function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Query; set: SetQuery; suiteName: string | undefined }) {
   const limit = pageSize(q.limit);
   const page = pageNumber(q.page);
-  const cases = $api.useQuery('get', P.cases, {
-    params: {
-      path: { projectId },
-      query: {
-        page,
-        limit,
-        // Only values the API takes: an unknown one from an edited link or an old bookmark (`status=bogus`,
-        // `suite=`) was sent as it was, and the API's 400 left the list a dead end; it is ignored, as its select shows.
-        suiteId: q.suite,
-        search: q.search || undefined,
-        status: asValue(q.status, CASE_STATUSES) || undefined,
-        priority: asValue(q.priority, PRIORITIES) || undefined,
-        severity: asValue(q.severity, SEVERITIES) || undefined,
-        type: asValue(q.type, CASE_TYPES) || undefined,
-        layer: asValue(q.layer, LAYERS) || undefined,
-        behavior: asValue(q.behavior, BEHAVIORS) || undefined,
-        automationStatus: asValue(q.automation, AUTOMATION_STATUSES) || undefined,
-        tags: q.tags || undefined,
+  const cases = $api.useQuery(
+    'get',
+    P.cases,
+    {
+      params: {
+        path: { projectId },
+        query: {
+          page,
+          limit,
+          // Only values the API takes: an unknown one from an edited link or an old bookmark (`status=bogus`,
+          // `suite=`) was sent as it was, and the API's 400 left the list a dead end; ignored, as its select shows.
+          suiteId: q.suite,
+          search: q.search || undefined,
+          status: asValue(q.status, CASE_STATUSES) || undefined,
+          priority: asValue(q.priority, PRIORITIES) || undefined,
+          severity: asValue(q.severity, SEVERITIES) || undefined,
+          type: asValue(q.type, CASE_TYPES) || undefined,
+          layer: asValue(q.layer, LAYERS) || undefined,
+          behavior: asValue(q.behavior, BEHAVIORS) || undefined,
+          automationStatus: asValue(q.automation, AUTOMATION_STATUSES) || undefined,
+          tags: q.tags || undefined,
+        },
       },
     },
-  });
+    { placeholderData: keepSameList({ projectId }) },
+  );
   // Text filters apply when the person stops typing (submit), not on every key.
   const [search, setSearch] = useState(q.search ?? '');
   const [tags, setTags] = useState(q.tags ?? '');
@@ -253,7 +261,7 @@ function CasesList({ projectId, q, set, suiteName }: { projectId: string; q: Que
           <p className="muted" role="status">
             {cases.data.pagination.total} {cases.data.pagination.total === 1 ? 'case' : 'cases'}
           </p>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={cases.isPlaceholderData || undefined}>
             <table className="table">
               <thead>
                 <tr>

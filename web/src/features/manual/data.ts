@@ -5,6 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { $api, type Schemas } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 
 export const P = {
   suites: '/api/v1/public/{projectId}/manual-test-suites',
@@ -23,7 +24,13 @@ export const P = {
 
 /** The root suites with their sub-suites, 100 roots a page (the largest page the API serves). */
 export function useSuites(projectId: string, page = 1) {
-  return $api.useQuery('get', P.suites, { params: { path: { projectId }, query: { page, limit: 100 } } });
+  // A page of suites stays shown while the next one loads (api/lists.ts).
+  return $api.useQuery(
+    'get',
+    P.suites,
+    { params: { path: { projectId }, query: { page, limit: 100 } } },
+    { placeholderData: keepSameList({ projectId }) },
+  );
 }
 
 /** The newest 100 releases, for release selects and for naming a release by its id. */

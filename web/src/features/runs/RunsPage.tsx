@@ -6,6 +6,7 @@
 import { type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
@@ -73,7 +74,10 @@ export function RunsPage() {
         },
       },
     },
-    { refetchInterval: (query) => (query.state.data?.data.some((r) => r.status === 'running') ? POLL_MS : false) },
+    {
+      refetchInterval: (query) => (query.state.data?.data.some((r) => r.status === 'running') ? POLL_MS : false),
+      placeholderData: keepSameList({ projectId }),
+    },
   );
 
   const onFilter = (e: FormEvent<HTMLFormElement>) => {
@@ -142,7 +146,7 @@ export function RunsPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={runs.isPlaceholderData || undefined}>
             <table className="table">
               <caption className="visually-hidden">Runs</caption>
               <thead>

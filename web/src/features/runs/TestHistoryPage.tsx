@@ -6,9 +6,11 @@
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { href, PAGES } from '../../app/paths';
 import { Breakable } from '../../ui/Breakable';
 import { Page } from '../../ui/Page';
+import { PagerNav } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { TestPlace } from '../../ui/TestPlace';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
@@ -26,9 +28,14 @@ export function TestHistoryPage() {
   // as it was, and the API's 400 left the page a dead end in its validator's words.
   const [q, set] = useSearchState(['branch', 'offset'] as const, { offset: wholeNumber(0, 100_000_000) });
   const offset = Number(q.offset ?? 0);
-  const history = $api.useQuery('get', '/api/v1/public/{projectId}/test-cases/history', {
-    params: { path: { projectId }, query: { testId, branch: q.branch || undefined, offset, limit: LIMIT } },
-  });
+  const history = $api.useQuery(
+    'get',
+    '/api/v1/public/{projectId}/test-cases/history',
+    { params: { path: { projectId }, query: { testId, branch: q.branch || undefined, offset, limit: LIMIT } } },
+    // Older or newer results, or another branch, of this test: the ones shown stay (busy) while they load. The test
+    // is named in the query, not the path: never another test's results.
+    { placeholderData: keepSameList({ projectId }, { testId }) },
+  );
 
   if (history.isPending) return <Page title="Test history">{<Loading label="Loading the history…" />}</Page>;
   if (history.error) return <Page title="Test history">{<ErrorView error={history.error} />}</Page>;
@@ -76,6 +83,7 @@ export function TestHistoryPage() {
         </div>
       </Page>
     );
+  const busy = history.isPlaceholderData || undefined;
   const passed = items.filter((i) => i.outcome === 'expected').length;
   const counted = items.filter((i) => i.outcome !== 'skipped').length;
 
@@ -103,7 +111,7 @@ export function TestHistoryPage() {
 
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Results by run</h2>
-        <ol className="history-timeline">
+        <ol className="history-timeline" aria-busy={busy}>
           {items.map((i) => (
             <li key={i.caseId}>
               <Link
@@ -121,9 +129,11 @@ export function TestHistoryPage() {
 
       <section aria-labelledby="duration-title">
         <h2 id="duration-title">Duration</h2>
-        <Suspense fallback={<Loading label="Loading the chart…" />}>
-          <DurationChart items={items} />
-        </Suspense>
+        <div aria-busy={busy}>
+          <Suspense fallback={<Loading label="Loading the chart…" />}>
+            <DurationChart items={items} />
+          </Suspense>
+        </div>
       </section>
 
       <section aria-labelledby="results-title">
@@ -131,7 +141,7 @@ export function TestHistoryPage() {
         {items.length === 0 ? (
           <Empty>No results.</Empty>
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={busy}>
             <table className="table">
               <caption className="visually-hidden">Results of this test, newest first</caption>
               <thead>
@@ -167,7 +177,7 @@ export function TestHistoryPage() {
             </table>
           </div>
         )}
-        <nav className="pagination" aria-label="History pages">
+        <PagerNav label="History pages">
           <button
             type="button"
             className="button"
@@ -179,7 +189,7 @@ export function TestHistoryPage() {
           <button type="button" className="button" disabled={!pagination.hasNext} onClick={() => set({ offset: offset + LIMIT })}>
             Older
           </button>
-        </nav>
+        </PagerNav>
       </section>
     </Page>
   );

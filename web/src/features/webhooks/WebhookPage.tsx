@@ -8,11 +8,12 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api, isNotFound } from '../../api/client';
+import { keepSameList } from '../../api/lists';
 import { useProjectAccess } from '../../api/account';
 import { href, PAGES } from '../../app/paths';
 import { FormError } from '../../ui/FormError';
 import { Page } from '../../ui/Page';
-import { pageNumber } from '../../ui/Pagination';
+import { pageNumber, PagerNav } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime } from '../../ui/format';
 import { oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
@@ -31,9 +32,13 @@ export function WebhookPage() {
   const page = pageNumber(q.page);
   const path = { projectId, webhookId };
   const webhook = $api.useQuery('get', WEBHOOK, { params: { path } });
-  const deliveries = $api.useQuery('get', '/api/v1/public/{projectId}/webhooks/{webhookId}/deliveries', {
-    params: { path, query: { page, limit: 25, status } },
-  });
+  const deliveries = $api.useQuery(
+    'get',
+    '/api/v1/public/{projectId}/webhooks/{webhookId}/deliveries',
+    { params: { path, query: { page, limit: 25, status } } },
+    // This hook stays when the address names another webhook: keepSameList keeps only this one's deliveries.
+    { placeholderData: keepSameList(path) },
+  );
   const update = $api.useMutation('patch', WEBHOOK);
   const remove = $api.useMutation('delete', WEBHOOK);
   const [confirming, setConfirming] = useState(false);
@@ -143,7 +148,7 @@ export function WebhookPage() {
         <Empty>{status ? `No delivery with the status ${status}.` : 'No deliveries yet.'}</Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" aria-busy={deliveries.isPlaceholderData || undefined}>
             <table className="table">
               <caption className="visually-hidden">Deliveries</caption>
               <thead>
@@ -182,14 +187,14 @@ export function WebhookPage() {
               </tbody>
             </table>
           </div>
-          <nav className="pagination" aria-label="Delivery pages">
+          <PagerNav label="Delivery pages">
             <button type="button" className="button" disabled={page <= 1} onClick={() => set({ page: page - 1 })}>
               Newer
             </button>
             <button type="button" className="button" disabled={!deliveries.data.pagination.hasMore} onClick={() => set({ page: page + 1 })}>
               Older
             </button>
-          </nav>
+          </PagerNav>
         </>
       )}
     </Page>
