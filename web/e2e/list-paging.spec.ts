@@ -100,6 +100,42 @@ test('test cases: Next and Previous pressed with the keyboard keep the page and 
   await expect(previous).toBeFocused();
 });
 
+test('Next pressed twice before the next page comes goes on to the page after it, and the pager says which', async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenant('member');
+  const a = api(t.token);
+  const P = `/${t.projectId}`;
+  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
+  for (let n = 1; n <= 25; n++) {
+    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(2, '0')}`, suiteId: suite._id }));
+  }
+  const third = ((await a.get(`${P}/manual-test-cases?limit=10&page=3`)).body.data as { title: string }[]).map((c) => c.title);
+
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/manual-test-cases?limit=10`);
+  const names = page.getByRole('table').getByRole('link');
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  const next = pages.getByRole('button', { name: 'Next' });
+  await expect(pages).toContainText('Page 1 of 3');
+  const held = await hold(page, (url) => url.pathname.endsWith('/manual-test-cases') && url.searchParams.get('page') === '2');
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await held.requested;
+  await expect(pages).toContainText('Page 2 of 3');
+  // The second page is still on its way (the first shown, busy): Next again asks for the third, not the second again.
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]page=3(&|$)/);
+  await expect(pages).toContainText('Page 3 of 3');
+  held.release();
+  await expect(names).toHaveText(third);
+  await nothingBusy(page);
+  await expect(page).toHaveURL(/[?&]page=3(&|$)/);
+});
+
 test('manual runs: Next pressed with the keyboard keeps the runs shown, busy, and the focus until the page comes', async ({
   page,
   tenant,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 import { PAGE_NUMBER } from './search-state';
 
@@ -7,18 +7,27 @@ import { PAGE_NUMBER } from './search-state';
  * end: not "Page 9 of 6" with a Previous to another empty page, but `EmptyPageText`'s way back to the first page.
  */
 export function Pagination({ pagination, onPage }: { pagination: Schemas['Pagination'] | undefined; onPage: (page: number) => void }) {
+  // The page asked for while the list still shows the one it has (api/lists.ts): a second Next before the first
+  // answer goes on from there, not to the same page again (never past the end). Tied to the answer it was asked from:
+  // a new one resets it. The buttons are those of the page shown, so the one pressed keeps the focus while it loads.
+  const [asked, setAsked] = useState<{ from: Schemas['Pagination']; page: number } | null>(null);
   if (!pagination || (!pagination.hasNext && !pagination.hasPrev)) return null;
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
   if (pagination.page > pages) return null;
+  const page = asked?.from === pagination ? asked.page : pagination.page;
+  const go = (to: number) => {
+    setAsked({ from: pagination, page: to });
+    onPage(to);
+  };
   return (
     <PagerNav label="Pages">
-      <button type="button" className="button" disabled={!pagination.hasPrev} onClick={() => onPage(pagination.page - 1)}>
+      <button type="button" className="button" disabled={!pagination.hasPrev} onClick={() => page > 1 && go(page - 1)}>
         Previous
       </button>
       <span>
-        Page {pagination.page} of {pages}
+        Page {page} of {pages}
       </span>
-      <button type="button" className="button" disabled={!pagination.hasNext} onClick={() => onPage(pagination.page + 1)}>
+      <button type="button" className="button" disabled={!pagination.hasNext} onClick={() => page < pages && go(page + 1)}>
         Next
       </button>
     </PagerNav>
