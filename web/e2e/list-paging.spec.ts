@@ -10,6 +10,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { api, created, expect, expectAccessible, test } from './support/fixtures';
+import { manualCases } from './support/manual';
 
 /** Holds the API's answers to the GET requests `match` accepts, until `release()`; `requested` once one was sent. */
 async function hold(page: Page, match: (url: URL) => boolean) {
@@ -51,10 +52,7 @@ test('test cases: Next and Previous pressed with the keyboard keep the page and 
   const t = await tenant('member');
   const a = api(t.token);
   const P = `/${t.projectId}`;
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
-  for (let n = 1; n <= 25; n++) {
-    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(2, '0')}`, suiteId: suite._id }));
-  }
+  await manualCases(t, 25);
   const titlesOf = async (pageNo: number) =>
     ((await a.get(`${P}/manual-test-cases?limit=10&page=${pageNo}`)).body.data as { title: string }[]).map((c) => c.title);
   const [first, second, third] = [await titlesOf(1), await titlesOf(2), await titlesOf(3)];
@@ -109,10 +107,7 @@ test('Next pressed twice before the next page comes goes on to the page after it
   const t = await tenant('member');
   const a = api(t.token);
   const P = `/${t.projectId}`;
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
-  for (let n = 1; n <= 25; n++) {
-    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(2, '0')}`, suiteId: suite._id }));
-  }
+  await manualCases(t, 25);
   const third = ((await a.get(`${P}/manual-test-cases?limit=10&page=3`)).body.data as { title: string }[]).map((c) => c.title);
 
   await signIn(page, t.userId);

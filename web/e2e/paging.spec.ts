@@ -7,6 +7,7 @@
  */
 import { resultItem } from '@assay/testkit';
 import { api, created, expect, expectAccessible, test } from './support/fixtures';
+import { manualCases } from './support/manual';
 import { folded, ingestInto } from './support/ingest';
 
 /** `from`..`to`, both included. */
@@ -22,11 +23,7 @@ test('a manual run of 105 cases: the second page holds the rest; verdict keys, t
   const t = await tenant('member');
   const a = api(t.token);
   const P = `/${t.projectId}`;
-  // No bulk create in the API: one POST a case, as a CI job would send them.
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
-  for (const n of range(1, 105)) {
-    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(3, '0')}`, suiteId: suite._id }));
-  }
+  await manualCases(t, 105, 3);
   const run = await created(a.post(`${P}/manual-runs`, { name: 'Full regression' }));
   const getCase = async (caseId: string) => {
     for (const pageNo of [1, 2]) {

@@ -10,7 +10,10 @@
  * A new page starts at its top; Back returns to where the page was left; a key or a filter keeps the scroll.
  */
 import type { Page } from '@playwright/test';
+import { largePlaywrightReport } from '@assay/testkit';
 import { api, created, expect, test } from './support/fixtures';
+import { ingestInto } from './support/ingest';
+import { manualCases } from './support/manual';
 
 const PHONE = { viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true };
 
@@ -63,12 +66,7 @@ test("a followed link, Back and Forward put the focus on the new page's title; t
 
 test('a filter or another page of a list (the query only) leaves the focus where it is', async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
-  const a = api(t.token);
-  const P = `/${t.projectId}`;
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
-  for (let n = 1; n <= 21; n++) {
-    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(2, '0')}`, suiteId: suite._id }));
-  }
+  await manualCases(t, 21);
   await signIn(page, t.userId);
 
   // A filter: the select keeps the focus.
@@ -142,6 +140,40 @@ test('a page that loads its data first gets the focus on its title when it shows
   await expect(title(page)).not.toBeFocused();
 });
 
+test("a run's and a webhook's page, while they load, show no title of their own: the one focused is the entity's", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('owner');
+  expect((await ingestInto(t)('/playwright', largePlaywrightReport(3))).status).toBe(201);
+  const url = 'https://hooks.example.com/assay';
+  await created(api(t.token).post(`/${t.projectId}/webhooks`, { url, events: ['RUN_FINISHED'] }));
+  await signIn(page, t.userId);
+
+  // The entity's read held until released: a generic title shown meanwhile ("Run") would take the focus and then
+  // change under it, unread.
+  const opens = async (list: string, listTitle: string, pattern: RegExp, link: string, loading: string, name: string) => {
+    let release = () => {};
+    await page.route(pattern, async (route) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await route.continue();
+    });
+    await page.goto(`/projects/${t.projectId}/${list}`);
+    await expect(title(page)).toHaveText(listTitle);
+    await page.getByRole('link', { name: link, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(loading)).toBeVisible();
+    await expect(title(page)).toBeHidden();
+    release();
+    await expect(title(page)).toHaveText(name);
+    await expect(title(page)).toBeFocused();
+    await page.unrouteAll();
+  };
+  await opens('runs', 'Runs', /\/test-runs\/[^/?]+(\?|$)/, 'Run #1', 'Loading the run…', 'Run #1');
+  await opens('webhooks', 'Webhooks', /\/webhooks\/[^/?]+(\?|$)/, url, 'Loading the subscription…', url);
+});
+
 test("a new test case's form, once created, becomes the case's page: the focus goes to its title", async ({ page, tenant, signIn }) => {
   const t = await tenant('member');
   const suite = await created(api(t.token).post(`/${t.projectId}/manual-test-suites`, { name: 'Checkout' }));
@@ -177,10 +209,7 @@ test('a new page starts at its top, Back returns to where the list was left, and
   const t = await tenant('member');
   const a = api(t.token);
   const P = `/${t.projectId}`;
-  const suite = await created(a.post(`${P}/manual-test-suites`, { name: 'Regression' }));
-  for (let n = 1; n <= 30; n++) {
-    await created(a.post(`${P}/manual-test-cases`, { title: `Case ${String(n).padStart(2, '0')}`, suiteId: suite._id }));
-  }
+  await manualCases(t, 30);
   const run = await created(a.post(`${P}/manual-runs`, { name: 'Full regression' }));
   await page.setViewportSize({ width: 1280, height: 600 });
   await signIn(page, t.userId);

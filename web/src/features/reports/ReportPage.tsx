@@ -18,7 +18,7 @@ export function ReportPage() {
     { params: { path: { projectId, reportId } } },
     { refetchInterval: (q) => (q.state.data?.data.status === 'pending' ? 2000 : false) },
   );
-  if (report.isPending) return <Page title="Report">{<Loading label="Loading the report…" />}</Page>;
+  if (report.isPending) return <Loading label="Loading the report…" />;
   if (report.error)
     return (
       <Page title="Report">

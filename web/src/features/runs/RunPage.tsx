@@ -24,7 +24,7 @@ export function RunPage() {
   const running = run.data?.data.status === 'running';
   const rows = useRunRows(projectId, runId, running);
 
-  if (run.isPending) return <Page title="Run">{<Loading label="Loading the run…" />}</Page>;
+  if (run.isPending) return <Loading label="Loading the run…" />;
   if (run.error)
     return (
       <Page title="Run">

@@ -17,7 +17,7 @@ export function SpecPage() {
   const run = useRun(projectId, runId);
   const rows = useRunRows(projectId, runId, run.data?.data.status === 'running');
   if (run.error || rows.error) return <Page title="Spec file">{<FailedRead error={run.error ?? rows.error} what="Run" />}</Page>;
-  if (run.isPending || rows.isPending) return <Page title="Spec file">{<Loading label="Loading the spec file…" />}</Page>;
+  if (run.isPending || rows.isPending) return <Loading label="Loading the spec file…" />;
   const index = rows.data.data.specs.findIndex((s) => s.id === specId);
   const spec = rows.data.data.specs[index];
   const back = <Link to={href(PAGES.run, { projectId, runId })}>{runTitle(run.data.data)}</Link>;

@@ -29,7 +29,7 @@ export function TestCasePage() {
     params: { path: { projectId }, query: { caseId: testCaseId } },
   });
 
-  if (detail.isPending) return <Page title="Test result">{<Loading label="Loading the result…" />}</Page>;
+  if (detail.isPending) return <Loading label="Loading the result…" />;
   if (detail.error)
     return (
       <Page title="Test result">

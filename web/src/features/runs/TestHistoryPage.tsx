@@ -37,7 +37,7 @@ export function TestHistoryPage() {
     { placeholderData: keepSameList({ projectId }, { testId }) },
   );
 
-  if (history.isPending) return <Page title="Test history">{<Loading label="Loading the history…" />}</Page>;
+  if (history.isPending) return <Loading label="Loading the history…" />;
   if (history.error) return <Page title="Test history">{<ErrorView error={history.error} />}</Page>;
   const items = history.data.data;
   const latest = items[0];

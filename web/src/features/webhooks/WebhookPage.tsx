@@ -43,7 +43,7 @@ export function WebhookPage() {
   const remove = $api.useMutation('delete', WEBHOOK);
   const [confirming, setConfirming] = useState(false);
 
-  if (webhook.isPending) return <Page title="Webhook">{<Loading label="Loading the subscription…" />}</Page>;
+  if (webhook.isPending) return <Loading label="Loading the subscription…" />;
   if (webhook.error)
     return (
       <Page title="Webhook">
