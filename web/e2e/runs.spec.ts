@@ -158,6 +158,81 @@ test('the runs list filters by branch, status and date in the URL; a page past i
   await expect(rows).toHaveCount(3);
 });
 
+test("Apply keeps the focus on what was pressed; the filters' fields show the address's values, after a link or Back", async ({
+  page,
+  tenant,
+  signIn,
+}) => {
+  const t = await tenant('member');
+  expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
+  const failing = await ingest(t.token, t.projectId, checkoutReport('feature/cart', true));
+  expect(failing.status).toBe(201);
+  await signIn(page, t.userId);
+  await page.goto(`/projects/${t.projectId}/runs`);
+  const rows = page.getByRole('table', { name: 'Runs' }).getByRole('row');
+  await expect(rows).toHaveCount(3);
+  const filters = page.getByRole('search', { name: 'Filter runs' });
+  const [branch, environment, status, apply] = [
+    filters.getByLabel('Branch'),
+    filters.getByLabel('Environment'),
+    filters.getByLabel('Status'),
+    filters.getByRole('button', { name: 'Apply' }),
+  ];
+  await status.selectOption('failed');
+  await expect(rows).toHaveCount(2);
+
+  // Apply pressed with the keyboard: the focus stays on it, the field shows the value the list uses (trimmed), and
+  // the status chosen before stays chosen.
+  await branch.fill('  feature/cart ');
+  await apply.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]branch=feature%2Fcart(&|$)/);
+  await expect(apply).toBeFocused();
+  await expect(branch).toHaveValue('feature/cart');
+  await expect(status).toHaveValue('failed');
+  await expect(rows).toHaveCount(2);
+
+  // Enter in a field: the focus stays in it.
+  await environment.fill('nowhere');
+  await environment.press('Enter');
+  await expect(page.getByText('No run matches these filters.')).toBeVisible();
+  await expect(environment).toBeFocused();
+
+  // The navigation's link to the list without filters (the same page, another query): the fields empty.
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Runs', exact: true }).click();
+  await expect(page).not.toHaveURL(/[?&](branch|environment|status)=/);
+  await expect(rows).toHaveCount(3);
+  await expect(branch).toHaveValue('');
+  await expect(environment).toHaveValue('');
+  await expect(status).toHaveValue('');
+  // Back: the filters as they were.
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]environment=nowhere(&|$)/);
+  await expect(environment).toHaveValue('nowhere');
+  await expect(branch).toHaveValue('feature/cart');
+
+  // A draft typed in a field survives a change of the status (applied at once), as before.
+  await branch.fill('main');
+  await status.selectOption('');
+  await expect(page).not.toHaveURL(/[?&]status=/);
+  await expect(branch).toHaveValue('main');
+
+  // A test's history: Apply keeps the focus too.
+  const run = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
+  const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${run.body.data.specs[0].tests[1].caseId}`);
+  await page.goto(bundle.body.data.links.history);
+  const timeline = page.getByRole('region', { name: 'Results by run' });
+  await expect(timeline.getByRole('link')).toHaveCount(2);
+  const history = page.getByRole('search', { name: 'Filter the history' });
+  await history.getByLabel('Branch').fill(' main');
+  await history.getByRole('button', { name: 'Apply' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]branch=main(&|$)/);
+  await expect(timeline.getByRole('link')).toHaveCount(1);
+  await expect(history.getByRole('button', { name: 'Apply' })).toBeFocused();
+  await expect(history.getByLabel('Branch')).toHaveValue('main');
+});
+
 test('a run of 10,000 tests lists them, searches and filters them', async ({ page, tenant, signIn }) => {
   test.setTimeout(180_000);
   const t = await tenant('member');

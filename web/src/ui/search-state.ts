@@ -94,3 +94,22 @@ export function useSearchState<K extends string>(keys: readonly K[], readers: Pa
   const read = () => values(latest.current);
   return [q, set, read] as const;
 }
+
+/**
+ * A filter form whose text fields are drafts until Apply (uncontrolled, `defaultValue` from the address): when the
+ * address's `values` change (Apply, Back, a link) its inputs are put back to their defaults, so they show what the
+ * page uses (`main` for `  main `, the older filter after Back). The form stays mounted, so the focus stays on Apply
+ * or the field Enter was pressed in; keyed on the values, it was replaced and the focus fell to the document. Only
+ * inputs: a form's `reset()` would also put a controlled select back to its first option, behind React's back.
+ */
+export function useDraftFields(values: readonly (string | undefined)[]) {
+  const form = useRef<HTMLFormElement>(null);
+  const shown = JSON.stringify(values);
+  const last = useRef(shown);
+  useEffect(() => {
+    if (last.current === shown) return;
+    last.current = shown;
+    for (const input of form.current?.querySelectorAll('input') ?? []) input.value = input.defaultValue;
+  }, [shown]);
+  return form;
+}

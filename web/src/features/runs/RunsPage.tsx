@@ -13,7 +13,7 @@ import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatDuration } from '../../ui/format';
-import { oneOf, PAGE_NUMBER, type Reader, useSearchState } from '../../ui/search-state';
+import { oneOf, PAGE_NUMBER, type Reader, useDraftFields, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { RunProgress } from './components/RunProgress';
 import { POLL_MS, RUN_STATUSES, runTitle, shortHash, type Run } from './data';
@@ -80,6 +80,7 @@ export function RunsPage() {
     },
   );
 
+  const filterForm = useDraftFields([q.branch, q.environment, q.from, q.to]);
   const onFilter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -89,13 +90,7 @@ export function RunsPage() {
 
   return (
     <Page title="Runs" subtitle="Automated test runs, newest first">
-      <form
-        className="filters"
-        role="search"
-        aria-label="Filter runs"
-        onSubmit={onFilter}
-        key={`${q.branch}|${q.environment}|${q.from}|${q.to}`}
-      >
+      <form className="filters" role="search" aria-label="Filter runs" onSubmit={onFilter} ref={filterForm}>
         <label>
           Branch
           <input name="branch" defaultValue={q.branch ?? ''} />

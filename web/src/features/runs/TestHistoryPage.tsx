@@ -14,7 +14,7 @@ import { PagerNav } from '../../ui/Pagination';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { TestPlace } from '../../ui/TestPlace';
 import { formatDateTime, formatDuration, formatPercent } from '../../ui/format';
-import { useSearchState, wholeNumber } from '../../ui/search-state';
+import { useDraftFields, useSearchState, wholeNumber } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { statusLabel } from './data';
 import './runs.css';
@@ -48,7 +48,7 @@ export function TestHistoryPage() {
   if (!latest && (q.branch || pastEnd))
     return (
       <Page title="Test history">
-        <BranchFilter key={q.branch} branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
+        <BranchFilter branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
         <div className="callout" role="alert">
           <p>
             {pastEnd ? (
@@ -107,7 +107,7 @@ export function TestHistoryPage() {
           </dd>
         </div>
       </dl>
-      <BranchFilter key={q.branch} branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
+      <BranchFilter branch={q.branch} onBranch={(branch) => set({ branch, offset: undefined })} />
 
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Results by run</h2>
@@ -197,8 +197,10 @@ export function TestHistoryPage() {
 
 /** The history's branch filter (in the URL): also shown when a branch has no result, so the user can change it. */
 function BranchFilter({ branch, onBranch }: { branch: string | undefined; onBranch: (branch: string) => void }) {
+  const form = useDraftFields([branch]);
   return (
     <form
+      ref={form}
       className="filters"
       role="search"
       aria-label="Filter the history"
