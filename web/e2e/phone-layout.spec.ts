@@ -4,7 +4,9 @@
  * button that names the page shown (the page's title on the first screen): the button opens and folds it, a
  * followed link folds it, Escape folds it and the focus goes back to the button, axe passes open and folded. A
  * manual run's current case with its verdict buttons comes before the list of its cases (and no legend of keyboard
- * keys above it), and a tap records a verdict; a case tapped in the list below brings the case into view.
+ * keys above it), its title and its Passed and Failed buttons on the first screen for a writer (the progress one
+ * line, its counts per verdict behind a button that opens and folds them), and a tap records a verdict; a case
+ * tapped in the list below brings the case into view.
  */
 import type { Locator } from '@playwright/test';
 import { api, created, expect, expectAccessible, test } from './support/fixtures';
@@ -99,9 +101,42 @@ test.describe('on a phone', () => {
     await expect(current).toHaveText('TC-1 Pay with a saved card');
     const verdicts = page.getByRole('group', { name: 'Set the verdict' });
     const passed = verdicts.getByRole('button', { name: /^Passed/ });
+    const failed = verdicts.getByRole('button', { name: /^Failed/ });
     const cases = page.getByRole('region', { name: 'Cases' });
     // A touch screen most likely has no keyboard: no legend of its keys above the case.
     await expect(page.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeHidden();
+
+    // A writer (the run's card, with its Close run button, is on the page): the case's title and its Passed and
+    // Failed buttons are whole on the first screen as the page opens, before any scroll; the progress's line too.
+    await expect(page.getByRole('region', { name: 'Run', exact: true }).getByRole('button', { name: 'Close run' })).toBeAttached();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    for (const element of [current, passed, failed, page.getByText('0 of 2 tested')]) {
+      await expect(element).toBeInViewport({ ratio: 1 });
+    }
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    // The counts per verdict fold behind their button (out of sight, still in the live region): tapped, they show;
+    // tapped again, they fold.
+    const progress = page.getByRole('region', { name: 'Progress' });
+    const counts = progress.getByRole('button', { name: 'Counts per verdict' });
+    const untested = progress.locator('dd[data-verdict="untested"]');
+    const countsBox = async () => (await progress.locator('.verdict-counts').boundingBox())!;
+    await expect(counts).toBeInViewport({ ratio: 1 });
+    await expect(counts).toHaveAttribute('aria-expanded', 'false');
+    await expect(untested).toHaveText('2');
+    expect((await countsBox()).height).toBeLessThanOrEqual(1);
+    await counts.tap();
+    await expect(counts).toHaveAttribute('aria-expanded', 'true');
+    for (const verdict of ['Untested', 'Passed', 'Failed', 'Blocked', 'Skipped', 'Retest']) {
+      await expect(progress.getByText(verdict, { exact: true })).toBeInViewport({ ratio: 1 });
+    }
+    await expect(untested).toBeInViewport({ ratio: 1 });
+    expect((await countsBox()).height).toBeGreaterThan(10);
+    await expectAccessible(page);
+    await counts.tap();
+    await expect(counts).toHaveAttribute('aria-expanded', 'false');
+    await expect.poll(async () => (await countsBox()).height).toBeLessThanOrEqual(1);
+    await expect(passed).toBeInViewport({ ratio: 1 });
 
     // The verdict buttons before the list, on the page and in the reading order, and near the first screen.
     const { height } = page.viewportSize()!;
@@ -120,14 +155,23 @@ test.describe('on a phone', () => {
     await passed.tap();
     await expect(passed).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByText('1 of 2 tested')).toBeVisible();
+    // Folded, the count is still the live region's (announced with it).
+    await expect(progress.getByRole('status').locator('dd[data-verdict="passed"]')).toHaveText('1');
     await expect.poll(() => resultOf('TC-1')).toBe('passed');
 
     // A case tapped in the list below: it becomes the current case, in view above the list.
     await cases.getByRole('button', { name: 'TC-2 Empty cart is refused' }).tap();
     await expect(current).toHaveText('TC-2 Empty cart is refused');
     await expect(current).toBeInViewport();
-    await verdicts.getByRole('button', { name: /^Failed/ }).tap();
+    await failed.tap();
     await expect.poll(() => resultOf('TC-2')).toBe('failed');
+
+    // The run's card, out of the way of the case on the phone's first screen: after the list, and it still works.
+    const admin = page.getByRole('region', { name: 'Run', exact: true });
+    expect(await top(admin)).toBeGreaterThan(await top(cases));
+    await admin.getByRole('button', { name: 'Edit run' }).tap();
+    await expect(admin.getByRole('form', { name: 'Edit run' }).getByLabel('Name')).toHaveValue('Sprint 12 regression');
+    await expect(admin.getByRole('form', { name: 'Edit run' })).toBeInViewport();
   });
 });
 

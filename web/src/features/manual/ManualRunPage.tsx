@@ -1,13 +1,15 @@
 /**
  * `/projects/:projectId/manual-runs/:runId`: the execution view. At the top the run's progress (its rollup
- * counts per verdict); then its cases (filtered by verdict or assignee, paged, the current case in the URL)
- * beside the current case (on a phone the case comes first, its list below): its steps with a result per step,
- * verdict buttons, assignee, elapsed time and a comment. Keyboard: p/f/b/s/r/u set the verdict, j/k or ↓/↑ move
- * between cases; keys never fire while the person types in a field. A verdict sends the time spent on the case
- * since it was opened (`elapsed`, added to what the API has). Quick verdicts and detailed results are separate
- * writes (the API refuses them mixed).
+ * counts per verdict) and, for writers, the run's card (close, edit); on a phone the progress is one line (the counts
+ * behind a button) and the run's card comes after the execution view (styles.css), so that the current case's title
+ * and verdict buttons are on the first screen. Then its cases (filtered by verdict or assignee, paged, the current
+ * case in the URL) beside the current case (on a phone the case comes first, its list below): its steps with a
+ * result per step, verdict buttons, assignee, elapsed time and a comment. Keyboard: p/f/b/s/r/u set the verdict,
+ * j/k or ↓/↑ move between cases; keys never fire while the person types in a field. A verdict sends the time spent
+ * on the case since it was opened (`elapsed`, added to what the API has). Quick verdicts and detailed results are
+ * separate writes (the API refuses them mixed).
  */
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, isErrorEnvelope, type ErrorEnvelope, type Schemas } from '../../api/client';
 import { keepSameList } from '../../api/lists';
@@ -74,17 +76,43 @@ export function ManualRunPage() {
       }
       actions={<Link to={back}>Back to manual runs</Link>}
     >
-      <section className="card" aria-labelledby="run-progress-heading">
-        <h2 id="run-progress-heading">Progress</h2>
-        <div role="status" aria-live="polite" aria-atomic="true">
-          <RunProgress stats={r.stats} detailed />
-        </div>
-      </section>
+      <Progress stats={r.stats} />
       {canWrite ? <RunAdmin projectId={projectId} run={r} releases={releases.data?.data ?? []} /> : null}
       {r.status === 'closed' ? <p className="callout">This run is closed: its verdicts can no longer change.</p> : null}
       <Execution projectId={projectId} run={r} canExecute={canExecute} />
       <RunInfo run={r} />
     </Page>
+  );
+}
+
+/**
+ * The run's progress: its bar, "n of total tested" and the count per verdict. On a phone (below 40rem, styles.css)
+ * the heading, the bar and "n of total tested" make one line and the counts fold behind a button, so that the
+ * current case and its verdict buttons are on the first screen. Folded, the counts are only visually hidden: the
+ * live region announces every change as wide, and a screen reader reads them where they are.
+ */
+function Progress({ stats }: { stats: Run['stats'] }) {
+  const [open, setOpen] = useState(false);
+  const region = useId();
+  return (
+    <section className={`card run-progress-card${open ? ' run-progress-card-open' : ''}`} aria-labelledby="run-progress-heading">
+      <h2 id="run-progress-heading">Progress</h2>
+      <button
+        type="button"
+        className="button button-small run-progress-toggle"
+        aria-expanded={open}
+        aria-controls={region}
+        onClick={() => setOpen(!open)}
+      >
+        Counts<span className="visually-hidden"> per verdict</span>
+        <svg aria-hidden="true" viewBox="0 0 16 16" width={12} height={12}>
+          <path d="M3 6l5 5 5-5" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" />
+        </svg>
+      </button>
+      <div id={region} role="status" aria-live="polite" aria-atomic="true">
+        <RunProgress stats={stats} detailed />
+      </div>
+    </section>
   );
 }
 
@@ -619,7 +647,7 @@ function RunAdmin({ projectId, run: r, releases }: { projectId: string; run: Run
   const close = $api.useMutation('patch', P.run);
   const refresh = useRefresh();
   return (
-    <section className="card" aria-labelledby="run-admin-heading">
+    <section className="card run-admin" aria-labelledby="run-admin-heading">
       <h2 id="run-admin-heading">Run</h2>
       <div className="manual-toolbar">
         {r.status === 'open' ? (
@@ -820,7 +848,7 @@ function RunForm({
 
 function RunInfo({ run: r }: { run: Run }) {
   return (
-    <section className="card" aria-labelledby="run-info-heading">
+    <section className="card run-info" aria-labelledby="run-info-heading">
       <h2 id="run-info-heading">About this run</h2>
       <dl className="manual-details">
         <div>
