@@ -2,11 +2,13 @@
  * `Idempotency-Key` on POST creates (spec §4.4, CONTRACT §4, §9) through the whole system: replay of the
  * original status, body and headers with `Idempotent-Replayed: true`; 422 for a different body; keys scoped
  * to the token and the path; validation failures not stored; keys over 255 characters refused; 10 concurrent
- * identical creates with one fresh key → exactly one resource. The in-flight 409, the lease after a crash
- * and 5xx answers are covered in gateway/test/policies.test.ts.
+ * identical creates with one fresh key → exactly one resource; and the service's own record, which answers a retry
+ * once the gateway's record is gone (a crash between the service's commit and its answer). The in-flight 409, the
+ * lease after a crash and 5xx answers are covered in gateway/test/policies.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { Pool } from 'pg';
 import { testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 
 const admin = testAdmin();
@@ -204,5 +206,78 @@ describe('stored answers hold no secret (issue: webhook signing secrets in Redis
     expect(retry.status).toBe(422);
     expect(retry.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
     expect((await testApi(rotated.token).get(`/${p.projectId}/manual-test-suites`)).body.pagination.total).toBe(1);
+  });
+});
+
+describe("the service's own record: a retry after the gateway's record was lost (a crash between the commit and the answer)", () => {
+  let redis: Redis;
+  let db: Pool;
+  beforeAll(() => {
+    redis = new Redis(testSystem().infra.REDIS_URL);
+    db = new Pool({ connectionString: testSystem().infra.DATABASE_URL, max: 1 });
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await db.end();
+  });
+  /** What a gateway that died (or whose service died) after the commit leaves in Redis: nothing, once the lease ran out. */
+  const forget = async (p: Tenant) => {
+    const names = await redis.keys(`assay:idem:${p.tokenId}:*`);
+    expect(names.length).toBeGreaterThan(0);
+    await redis.del(...names);
+  };
+  const post = (p: Tenant, path: string, body: unknown, k: string) =>
+    testApi(p.token).post(`/${p.projectId}/${path}`, body, { headers: { 'idempotency-key': k } });
+
+  it.each([
+    ['a suite', 'manual-test-suites', { name: 'Checkout' }, { name: 'Cart' }, 'manual_testing.suites'],
+    ['a manual run', 'manual-runs', { name: 'Sprint 12' }, { name: 'Sprint 13' }, 'manual_testing.manual_runs'],
+    ['a report', 'reports', { days: 1 }, { days: 2 }, 'reports.reports'],
+  ])('%s: the retry gets the first answer, replayed, and creates nothing; another body gets 422', async (_, path, body, other, table) => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const first = await post(p, path, body, k);
+    expect([201, 202]).toContain(first.status); // a report is 202: accepted, generated later
+    await forget(p);
+    const again = await post(p, path, body, k);
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    // The gateway stored it again: a third try is answered from Redis.
+    const third = await post(p, path, body, k);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.text).toBe(first.text);
+
+    await forget(p);
+    const reuse = await post(p, path, other, k);
+    expect(reuse.status).toBe(422);
+    expect(reuse.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    const { rows } = await db.query(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [p.projectId]);
+    expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it("a webhook: the retry gets the same signing secret, which the service's record does not hold in clear; a rotated token's retry gets 422", async () => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const body = { url: 'https://hooks.example.test/crash', events: ['RUN_FINISHED'] };
+    const first = await post(p, 'webhooks', body, k);
+    expect(first.status).toBe(201);
+    const secret = first.body.data.secret as string;
+    await forget(p);
+    const again = await post(p, 'webhooks', body, k);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+
+    const { rows } = await db.query('SELECT answer FROM webhooks.idempotency_keys');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(Buffer.from(r.answer).includes(Buffer.from(secret.slice('whsec_'.length)))).toBe(false);
+
+    const rotated = await admin.rpc.rotateToken({ id: p.tokenId });
+    await forget(p);
+    const retry = await testApi(rotated.token).post(`/${p.projectId}/webhooks`, body, { headers: { 'idempotency-key': k } });
+    expect(retry.status).toBe(422);
+    expect(retry.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    expect((await testApi(rotated.token).get(`/${p.projectId}/webhooks`)).body.pagination.total).toBe(1);
   });
 });

@@ -12,3 +12,4 @@ export * from './consumer';
 export * from './memory';
 export { DEADLINE_HEADER } from './caller-scope';
 export { unaryHandler, type UnaryHandlerOptions } from './unary-handler';
+export * from './idempotency';

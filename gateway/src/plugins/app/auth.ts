@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '@assay/errors';
 import { ID_PATTERN } from '@assay/db';
 import { REQUEST_ID_HEADER } from '@assay/logger';
-import { asPrincipal, type Principal } from '@assay/service-kit';
+import { asPrincipal, IDEMPOTENCY_RECORD_HEADER, IDEMPOTENCY_REPLAYED_HEADER, type Principal } from '@assay/service-kit';
 import type { Authenticated, Authenticator, ProjectAccess } from '../../auth/authenticator';
 import { bearerSecretHashOf, credentialOf, SESSION_COOKIE } from '../../auth/credential';
 import { enforceIpLimit } from './rate-limit';
@@ -52,8 +52,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth?: AuthContext;
-    /** Call options that carry the caller to a service (principal + request id). */
-    callOptions(): { headers: Record<string, string>; signal?: AbortSignal };
+    /** Call options that carry the caller to a service (principal, request id, a create's Idempotency-Key record). */
+    callOptions(): { headers: Record<string, string>; signal?: AbortSignal; onHeader?: (headers: Headers) => void };
   }
 }
 
@@ -90,8 +90,19 @@ export default fp(
 
     app.decorateRequest('auth', undefined);
     app.decorateRequest('callOptions', function (this: FastifyRequest) {
-      const extra = { [REQUEST_ID_HEADER]: String(this.id) };
-      return this.auth?.principal ? asPrincipal(this.auth.principal, extra) : { headers: extra };
+      const extra: Record<string, string> = { [REQUEST_ID_HEADER]: String(this.id) };
+      // A create under an Idempotency-Key: the service records the key with its answer too, and says when it replayed
+      // that record (the gateway's own was lost: it died, or the service did, between the commit and the answer).
+      const held = this.idempotency;
+      if (held?.forService) extra[IDEMPOTENCY_RECORD_HEADER] = held.forService;
+      const options = this.auth?.principal ? asPrincipal(this.auth.principal, extra) : { headers: extra };
+      if (!held?.forService) return options;
+      return {
+        ...options,
+        onHeader: (h: Headers) => {
+          if (h.get(IDEMPOTENCY_REPLAYED_HEADER) === 'true') held.replayedByService = true;
+        },
+      };
     });
 
     // Authentication only: who is calling. The per-token rate limit runs next (it counts authenticated

@@ -25,17 +25,23 @@
  * reads Redis cannot read a stored answer — the signing secret a webhook create answers, say — while a retry
  * with the same credential and key decrypts it and gets the same answer back.
  *
+ * The service that creates keeps a record too (the service kit's `withIdempotency`, told of the key by a header of
+ * `callOptions`): written in the create's own transaction with its answer, it covers what Redis cannot, a service
+ * that died between its commit and its answer, or a gateway that died meanwhile. A retry the gateway lets through
+ * again is answered from it (`Idempotent-Replayed: true`, or 422 for another body) and creates nothing.
+ *
  * Bodies the gateway streams to a service without reading them as JSON (ingestion) are fingerprinted as they
  * stream: the request that takes the key hashes its body on the way through (`streamedBodyHash`, fed by the
  * forwarder) and stores that fingerprint with its answer; a request that finds a finished record reads its
  * own body into the hash (it is not forwarded) and compares. The fingerprint is the same SHA-256 of the query
  * string, a newline and the body bytes either way.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID, type Hash } from 'node:crypto';
+import { createHash, hkdfSync, randomUUID, type Hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '@assay/errors';
+import { idempotencyHeaderValue, openAnswer, sealAnswer } from '@assay/service-kit';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -92,6 +98,10 @@ interface Held {
   /** The key that encrypts the stored answer (derived from the presented credential). */
   sealKey: Buffer;
   stopRenewal(): void;
+  /** The record the service writes with the resource (`withIdempotency`), for a body known before it is forwarded. */
+  forService?: string;
+  /** The service answered from that record: the gateway's own was lost (see `callOptions`). */
+  replayedByService?: boolean;
 }
 
 declare module 'fastify' {
@@ -121,26 +131,14 @@ function presentedCredential(request: FastifyRequest): string {
 const sealKeyOf = (credential: string, redisKey: string) =>
   Buffer.from(hkdfSync('sha256', credential, 'assay-idempotency-v1', redisKey, 32));
 
-const GCM_TAG_BYTES = 16;
-
 function seal(key: Buffer, answer: Answer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: GCM_TAG_BYTES });
-  const data = Buffer.concat([cipher.update(JSON.stringify(answer), 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
+  return sealAnswer(key, Buffer.from(JSON.stringify(answer), 'utf8')).toString('base64');
 }
 
 /** The stored answer, or undefined when this credential cannot open it (a rotated token, another credential). */
 function open(key: Buffer, sealed: string): Answer | undefined {
-  try {
-    const raw = Buffer.from(sealed, 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12), { authTagLength: GCM_TAG_BYTES });
-    decipher.setAuthTag(raw.subarray(12, 12 + GCM_TAG_BYTES));
-    const text = Buffer.concat([decipher.update(raw.subarray(12 + GCM_TAG_BYTES)), decipher.final()]).toString('utf8');
-    return JSON.parse(text) as Answer;
-  } catch {
-    return undefined;
-  }
+  const plain = openAnswer(key, Buffer.from(sealed, 'base64'));
+  return plain ? (JSON.parse(plain.toString('utf8')) as Answer) : undefined;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -272,7 +270,14 @@ export default fp(
               Math.max(20, Math.floor(leaseMs / 3)),
             );
             renewal.unref();
-            request.idempotency = { redisKey, pending, settled: false, sealKey, stopRenewal: () => clearInterval(renewal) };
+            request.idempotency = {
+              redisKey,
+              pending,
+              settled: false,
+              sealKey,
+              stopRenewal: () => clearInterval(renewal),
+              forService: streamed ? undefined : idempotencyHeaderValue({ record: sha256(redisKey), fingerprint, ttlSeconds, sealKey }),
+            };
             if (streamed) request.streamedBodyHash = createHash('sha256').update(`${query}\n`);
             return;
           }
@@ -299,6 +304,7 @@ export default fp(
     app.addHook('onSend', async (request, reply, payload) => {
       const held = request.idempotency;
       if (!held || held.settled) return payload;
+      if (held.replayedByService) reply.header(REPLAYED_HEADER, 'true');
       const status = reply.statusCode;
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
       if (status >= 500 || body === null) {

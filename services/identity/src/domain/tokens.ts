@@ -3,6 +3,7 @@
  * (AccountService) both do, one way. Every change that could let an old fact live on raises the token's
  * auth-cache generation once committed.
  */
+import { withTransaction, type PoolClient } from '@assay/db';
 import { AppError } from '@assay/errors';
 import { issueSecret } from '@assay/contracts/identity/tokens';
 import type { Wiring } from '../wiring';
@@ -14,26 +15,30 @@ import { existingProjectIds } from '../store/projects';
 export async function issuePat(
   w: Wiring,
   t: { userId: string; name: string; projectIds: readonly string[]; expiresInSeconds: number },
+  /** The caller's transaction, when the token is part of a larger write (else one of its own). */
+  tx?: PoolClient,
 ): Promise<{ id: string; token: string }> {
   const wildcard = t.projectIds.length === 0 || t.projectIds.includes('*');
   const projectIds = wildcard ? [] : [...new Set(t.projectIds)];
   if (!wildcard) {
     projectIds.forEach((p) => requireId(p, 'projects'));
-    const known = new Set(await existingProjectIds(w.pool, projectIds));
+    const known = new Set(await existingProjectIds(tx ?? w.pool, projectIds));
     const missing = projectIds.filter((p) => !known.has(p));
     if (missing.length > 0) throw new AppError('NOT_FOUND', `unknown project(s): ${missing.join(', ')}`);
   }
   const secret = issueSecret();
-  const id = await createToken(w.pool, {
-    type: 'pat',
-    userId: t.userId,
-    projectId: null,
-    name: t.name,
-    allProjects: wildcard,
-    projectIds,
-    expiresAt: t.expiresInSeconds > 0 ? new Date(w.clock().getTime() + t.expiresInSeconds * 1000) : null,
-    secretHash: secret.hash,
-  });
+  const write = (c: PoolClient) =>
+    createToken(c, {
+      type: 'pat',
+      userId: t.userId,
+      projectId: null,
+      name: t.name,
+      allProjects: wildcard,
+      projectIds,
+      expiresAt: t.expiresInSeconds > 0 ? new Date(w.clock().getTime() + t.expiresInSeconds * 1000) : null,
+      secretHash: secret.hash,
+    });
+  const id = tx ? await write(tx) : await withTransaction(w.pool, write);
   return { id, token: secret.token };
 }
 

@@ -5,9 +5,10 @@
  */
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { AccountService } from '@assay/proto/assay/identity/v1/identity_pb';
+import { CreateAccountTokenResponseSchema, type AccountService } from '@assay/proto/assay/identity/v1/identity_pb';
 import { AppError, validation } from '@assay/errors';
-import { ID_PATTERN, withTransaction } from '@assay/db';
+import { ID_PATTERN, withTransaction, type Queryable } from '@assay/db';
+import { withIdempotency } from '@assay/service-kit';
 import type { Wiring } from '../wiring';
 import { requireId, requireText } from '../domain/input';
 import { checkNewPassword, hashPassword, verifyPassword } from '../domain/passwords';
@@ -55,8 +56,8 @@ export function accountHandlers(w: Wiring): ServiceImpl<typeof AccountService> {
     return token;
   }
 
-  async function summaryOf(userId: string, tokenId: string): Promise<TokenSummaryRow> {
-    const found = (await tokensOfUser(pool, userId)).find((t) => t.id === tokenId);
+  async function summaryOf(userId: string, tokenId: string, q: Queryable = pool): Promise<TokenSummaryRow> {
+    const found = (await tokensOfUser(q, userId)).find((t) => t.id === tokenId);
     if (!found) throw new AppError('NOT_FOUND', 'Token not found');
     return found;
   }
@@ -125,7 +126,7 @@ export function accountHandlers(w: Wiring): ServiceImpl<typeof AccountService> {
       return { tokens: (await tokensOfUser(pool, requireId(req.userId, 'userId'))).map(tokenSummary) };
     },
 
-    async createAccountToken(req) {
+    async createAccountToken(req, ctx) {
       const userId = requireId(req.userId, 'userId');
       const name = requireText(req.name, 'body.name', 100);
       if (!TOKEN_EXPIRY_DAYS.includes(req.expiresInDays)) {
@@ -152,8 +153,10 @@ export function accountHandlers(w: Wiring): ServiceImpl<typeof AccountService> {
             unknown.map((p) => ({ path: 'body.projects', message: `unknown project ${p}` })),
           );
       }
-      const issued = await issuePat(w, { userId, name, projectIds: req.projectIds, expiresInSeconds: req.expiresInDays * 86400 });
-      return { token: tokenSummary(await summaryOf(userId, issued.id)), secret: issued.token };
+      return withIdempotency(pool, ctx, CreateAccountTokenResponseSchema, async (c) => {
+        const issued = await issuePat(w, { userId, name, projectIds: req.projectIds, expiresInSeconds: req.expiresInDays * 86400 }, c);
+        return { token: tokenSummary(await summaryOf(userId, issued.id, c)), secret: issued.token };
+      });
     },
 
     async rotateAccountToken(req) {

@@ -8,6 +8,7 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { AdminService } from '@assay/proto/assay/identity/v1/identity_pb';
+import { withTransaction } from '@assay/db';
 import { AppError, validation } from '@assay/errors';
 import { idPage, idPageOf } from '@assay/service-kit';
 import { issueSecret } from '@assay/contracts/identity/tokens';
@@ -59,16 +60,18 @@ export function adminHandlers(w: Wiring): ServiceImpl<typeof AdminService> {
       const name = req.name.trim() || (isApiKey ? 'api key' : 'personal access token');
       if (isApiKey) {
         if (!(await getProject(pool, requireId(req.projectId, 'project')))) throw new AppError('NOT_FOUND', 'unknown project');
-        const id = await createToken(pool, {
-          type: 'api_key',
-          userId: null,
-          projectId: req.projectId,
-          name,
-          allProjects: false,
-          projectIds: [],
-          expiresAt,
-          secretHash: secret.hash,
-        });
+        const id = await withTransaction(pool, (c) =>
+          createToken(c, {
+            type: 'api_key',
+            userId: null,
+            projectId: req.projectId,
+            name,
+            allProjects: false,
+            projectIds: [],
+            expiresAt,
+            secretHash: secret.hash,
+          }),
+        );
         return { id, token: secret.token, uploadKey: secret.uploadKey };
       }
       if (!(await userExists(pool, requireId(req.userId, 'user')))) throw new AppError('NOT_FOUND', 'unknown user');

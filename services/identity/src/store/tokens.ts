@@ -3,7 +3,7 @@
  * transaction that revokes or rotates it, and read in the same statement as the token, so an answer and its
  * generation always agree (see migrations/…_auth_generations.sql).
  */
-import { newId, withTransaction, type Pool, type Queryable, type Row } from '@assay/db';
+import { newId, withTransaction, type Pool, type PoolClient, type Queryable, type Row } from '@assay/db';
 import type { IdPage } from '@assay/service-kit';
 
 export type TokenType = 'pat' | 'api_key';
@@ -77,8 +77,9 @@ export async function touchLastUsed(q: Queryable, tokenId: string): Promise<Date
   return rows[0]?.last_used_at;
 }
 
+/** A token's rows (the token, its projects, its secret's hash): to be written in the caller's transaction. */
 export async function createToken(
-  pool: Pool,
+  c: PoolClient,
   t: {
     type: TokenType;
     userId: string | null;
@@ -91,16 +92,19 @@ export async function createToken(
   },
 ): Promise<string> {
   const id = newId();
-  await withTransaction(pool, async (c) => {
-    await c.query(
-      `INSERT INTO tokens (id, type, user_id, project_id, name, all_projects, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, t.type, t.userId, t.projectId, t.name, t.allProjects, t.expiresAt],
-    );
-    if (t.projectIds.length > 0) {
-      await c.query(`INSERT INTO token_projects (token_id, project_id) SELECT $1, unnest($2::text[])`, [id, t.projectIds]);
-    }
-    await c.query(`INSERT INTO token_secrets (secret_hash, token_id) VALUES ($1, $2)`, [t.secretHash, id]);
-  });
+  await c.query(`INSERT INTO tokens (id, type, user_id, project_id, name, all_projects, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    id,
+    t.type,
+    t.userId,
+    t.projectId,
+    t.name,
+    t.allProjects,
+    t.expiresAt,
+  ]);
+  if (t.projectIds.length > 0) {
+    await c.query(`INSERT INTO token_projects (token_id, project_id) SELECT $1, unnest($2::text[])`, [id, t.projectIds]);
+  }
+  await c.query(`INSERT INTO token_secrets (secret_hash, token_id) VALUES ($1, $2)`, [t.secretHash, id]);
   return id;
 }
 

@@ -4,11 +4,11 @@
  * and sign-in links (once, until they expire), sessions (idle and absolute expiry, sign-out everywhere), the
  * account's organizations and projects, and the account's own tokens.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ConnectError } from '@connectrpc/connect';
 import { fromConnectError } from '@assay/errors';
 import { AccountService, AdminService, AuthService, Role } from '@assay/proto/assay/identity/v1/identity_pb';
-import { formatCallers } from '@assay/service-kit';
+import { formatCallers, idempotencyHeaderValue, IDEMPOTENCY_RECORD_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '@assay/service-kit';
 import { inMemoryClient, testContext, testSchema, unitInfra, type TestSchema } from '@assay/testkit';
 import { loadIdentityConfig } from '../../src/config';
 import { routes } from '../../src/routes';
@@ -190,5 +190,24 @@ describe('the account and its tokens', () => {
     expect(rotated.secret).not.toBe(created.secret);
     await account.revokeAccountToken({ userId: u.userId, tokenId: created.token!.id });
     expect((await account.listAccountTokens({ userId: u.userId })).tokens[0]!.revoked).toBe(true);
+  });
+
+  it("a token created under an Idempotency-Key's record is created once: the retry gets the same token and secret", async () => {
+    const u = await member();
+    const r = { record: 'a'.repeat(64), fingerprint: 'b'.repeat(64), ttlSeconds: 86_400, sealKey: randomBytes(32) };
+    const replayed: boolean[] = [];
+    const options = {
+      headers: { [IDEMPOTENCY_RECORD_HEADER]: idempotencyHeaderValue(r) },
+      onHeader: (h: Headers) => replayed.push(h.get(IDEMPOTENCY_REPLAYED_HEADER) === 'true'),
+    };
+    const body = { userId: u.userId, name: 'CI', expiresInDays: 30, projectIds: [u.projectId] };
+    const first = await account.createAccountToken(body, options);
+    const again = await account.createAccountToken(body, options);
+    expect(again).toEqual(first);
+    expect(replayed).toEqual([false, true]);
+    expect((await account.listAccountTokens({ userId: u.userId })).tokens.map((t) => t.id)).toEqual([first.token!.id]);
+    // The secret is sealed in the record, not kept in clear.
+    const { rows } = await db.pool.query('SELECT answer FROM idempotency_keys WHERE record = $1', [r.record]);
+    expect(Buffer.from(rows[0].answer).includes(Buffer.from(first.secret))).toBe(false);
   });
 });

@@ -14,10 +14,11 @@ import {
   type RunCase,
   type RunLink,
   type SelectionMode,
+  CreateManualRunResponseSchema,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { conflict, notFound } from '@assay/errors';
-import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter, withIdempotency } from '@assay/service-kit';
 import { recordStatus } from '@assay/contracts/manual-testing/common';
 import { selectionMode as selectionModes, verdict } from '@assay/contracts/manual-testing/manual-runs';
 import { MAX_RECORD_NAME, type SelectionModeName } from '@assay/contracts/manual-testing/values';
@@ -151,7 +152,7 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
         closedAt: null,
       };
       v.throwIfAny();
-      const run = await withTransaction(pool, async (c) => {
+      return withIdempotency(pool, ctx, CreateManualRunResponseSchema, async (c) => {
         await checkReleaseRef(c, req.projectId, fields.releaseId);
         const rv = new Violations();
         const caseIds = await resolveCaseRefs(c, req.projectId, req.testCaseIds);
@@ -170,9 +171,8 @@ export function manualRunHandlers({ pool, members, clock }: Wiring): RunRpcs {
         });
         const id = await insertRun(c, req.projectId, fields, authorOf(caller));
         await addRunCases(c, id, selected);
-        return runWithStats(c, req.projectId, id);
+        return { run: await runWithStats(c, req.projectId, id) };
       });
-      return { run };
     },
 
     async updateManualRun(req, ctx: HandlerContext) {

@@ -19,10 +19,11 @@ import {
   type StepInput,
   type StepsType,
   type TestCase,
+  CreateCaseResponseSchema,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction, type PoolClient } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter, withIdempotency } from '@assay/service-kit';
 import {
   automationStatus,
   behavior,
@@ -284,7 +285,7 @@ export function manualTestCaseHandlers({ pool }: Wiring): CaseRpcs {
       fields.customFields = { ...req.customFields };
       v.throwIfAny();
 
-      const testCase = await withTransaction(pool, async (c) => {
+      return withIdempotency(pool, ctx, CreateCaseResponseSchema, async (c) => {
         // suiteId wins when both are sent; a case never creates a suite.
         let suiteId: string;
         if (req.suiteId !== undefined) {
@@ -299,9 +300,8 @@ export function manualTestCaseHandlers({ pool }: Wiring): CaseRpcs {
         }
         const number = await nextCaseNumber(c, req.projectId);
         const id = await insertCase(c, { projectId: req.projectId, number, suiteId, fields, author: authorOf(caller) });
-        return detailOf(c, req.projectId, id);
+        return { testCase: await detailOf(c, req.projectId, id) };
       });
-      return { testCase };
     },
 
     async updateCase(req, ctx: HandlerContext) {

@@ -2,10 +2,15 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { SuiteSchema, type ManualTestingService, type Suite } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import {
+  SuiteSchema,
+  type ManualTestingService,
+  type Suite,
+  CreateSuiteResponseSchema,
+} from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound, validation } from '@assay/errors';
-import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter, withIdempotency } from '@assay/service-kit';
 import { MAX_SUITE_DEPTH, MAX_SUITE_DESCRIPTION, MAX_SUITE_NAME } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
 import {
@@ -68,7 +73,7 @@ export function manualTestSuiteHandlers({ pool }: Wiring): SuiteRpcs {
           { path: 'body.description', message: 'too long' },
         ]);
       }
-      const row = await withTransaction(pool, async (c) => {
+      return withIdempotency(pool, ctx, CreateSuiteResponseSchema, async (c) => {
         await lockProjectSuites(c, req.projectId);
         let depth = 1;
         if (req.parentSuiteId !== undefined) {
@@ -90,9 +95,8 @@ export function manualTestSuiteHandlers({ pool }: Wiring): SuiteRpcs {
           depth,
           author: authorOf(caller),
         });
-        return (await findSuite(c, req.projectId, id))!;
+        return { suite: toSuite((await findSuite(c, req.projectId, id))!) };
       });
-      return { suite: toSuite(row) };
     },
 
     async updateSuite(req, ctx: HandlerContext) {

@@ -2,10 +2,15 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { ReleaseSchema, type ManualTestingService, type Release } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
+import {
+  ReleaseSchema,
+  type ManualTestingService,
+  type Release,
+  CreateReleaseResponseSchema,
+} from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter, withIdempotency } from '@assay/service-kit';
 import { platform } from '@assay/contracts/manual-testing/releases';
 import { MAX_RECORD_NAME, MAX_RELEASE_DEPTH } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
@@ -81,7 +86,7 @@ export function releaseHandlers({ pool, members, clock }: Wiring): ReleaseRpcs {
       };
       checkDateOrder(fields, v);
       v.throwIfAny();
-      const row = await withTransaction(pool, async (c) => {
+      return withIdempotency(pool, ctx, CreateReleaseResponseSchema, async (c) => {
         await lockProjectReleases(c, req.projectId);
         let depth = 1;
         if (req.parentReleaseId !== undefined) {
@@ -98,9 +103,8 @@ export function releaseHandlers({ pool, members, clock }: Wiring): ReleaseRpcs {
           fields,
           author: authorOf(caller),
         });
-        return (await findRelease(c, req.projectId, id))!;
+        return { release: toRelease((await findRelease(c, req.projectId, id))!) };
       });
-      return { release: toRelease(row) };
     },
 
     async updateRelease(req, ctx: HandlerContext) {

@@ -9,10 +9,11 @@ import {
   SessionSchema,
   type ManualTestingService,
   type Session,
+  CreateSessionResponseSchema,
 } from '@assay/proto/assay/manualtesting/v1/manual_testing_pb';
 import { withTransaction } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { pageInfo, paging, requireWriter } from '@assay/service-kit';
+import { pageInfo, paging, requireWriter, withIdempotency } from '@assay/service-kit';
 import { recordStatus } from '@assay/contracts/manual-testing/common';
 import { MAX_RECORD_NAME } from '@assay/contracts/manual-testing/values';
 import type { Wiring } from '../wiring';
@@ -74,12 +75,11 @@ export function sessionHandlers({ pool, members, clock }: Wiring): SessionRpcs {
         closedAt: null,
       };
       v.throwIfAny();
-      const row = await withTransaction(pool, async (c) => {
+      return withIdempotency(pool, ctx, CreateSessionResponseSchema, async (c) => {
         await checkReleaseRef(c, req.projectId, fields.releaseId);
         const id = await insertSession(c, req.projectId, fields, authorOf(caller));
-        return (await findSession(c, req.projectId, id))!;
+        return { session: toSession((await findSession(c, req.projectId, id))!) };
       });
-      return { session: toSession(row) };
     },
 
     async updateSession(req, ctx: HandlerContext) {

@@ -2,10 +2,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { ReportSchema, type Report, type ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
-import { ID_PATTERN, newId, withTransaction } from '@assay/db';
+import { CreateReportResponseSchema, ReportSchema, type Report, type ReportsService } from '@assay/proto/assay/reports/v1/reports_pb';
+import { ID_PATTERN, newId } from '@assay/db';
 import { notFound } from '@assay/errors';
-import { principalOf } from '@assay/service-kit';
+import { principalOf, withIdempotency } from '@assay/service-kit';
 import { reportStatus } from '@assay/contracts/reports/reports';
 import { projectName, SourceError } from '../domain/collect';
 import { checkParams, periodEnding, reportFileName } from '../domain/period';
@@ -50,9 +50,10 @@ export function reportHandlers(rt: Wiring): Pick<ServiceImpl<typeof ReportsServi
       const now = rt.clock();
       const period = periodEnding(now, params.days);
       const name = await projectName(rt.sources, req.projectId, ctx.signal).catch(unwrap);
-      // A transaction of one statement: it commits only while the caller waits (a create answered 503 is not stored).
-      const row = await withTransaction(rt.pool, (c) =>
-        insertReport(c, {
+      // The report's row (and its Idempotency-Key's record) commit only while the caller waits: a create answered 503 is
+      // not stored.
+      const answer = await withIdempotency(rt.pool, ctx, CreateReportResponseSchema, async (c) => {
+        const row = await insertReport(c, {
           id: newId(),
           projectId: req.projectId,
           orgId: principal.orgId,
@@ -65,10 +66,11 @@ export function reportHandlers(rt: Wiring): Pick<ServiceImpl<typeof ReportsServi
           fileName: reportFileName(name, req.projectId, period),
           createdAt: now,
           expiresAt: new Date(now.getTime() + rt.config.REPORT_RETENTION_DAYS * DAY_MS),
-        }),
-      );
+        });
+        return { report: toReport(row) };
+      });
       rt.wake();
-      return { report: toReport(row) };
+      return answer;
     },
 
     async getReport(req) {

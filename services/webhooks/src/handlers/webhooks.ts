@@ -3,6 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
+  CreateSubscriptionResponseSchema,
   DeliverySchema,
   SubscriptionSchema,
   type Delivery,
@@ -11,7 +12,7 @@ import {
 } from '@assay/proto/assay/webhooks/v1/webhooks_pb';
 import { newId, withTransaction } from '@assay/db';
 import { AppError, notFound, validation } from '@assay/errors';
-import { principalOf, type Principal } from '@assay/service-kit';
+import { principalOf, withIdempotency, type Principal } from '@assay/service-kit';
 import {
   MAX_SUBSCRIPTIONS_PER_PROJECT,
   type DeliveryStatusName,
@@ -130,8 +131,8 @@ export function webhookHandlers(w: Wiring): Rpcs {
       const description = checkDescription(req.description ?? '');
       const id = newId();
       const secret = generateSecret();
-      const row = await withTransaction(pool, (c) =>
-        insertSubscription(c, MAX_SUBSCRIPTIONS_PER_PROJECT, {
+      return withIdempotency(pool, hctx, CreateSubscriptionResponseSchema, async (c) => {
+        const row = await insertSubscription(c, MAX_SUBSCRIPTIONS_PER_PROJECT, {
           id,
           projectId: req.projectId,
           url,
@@ -141,11 +142,11 @@ export function webhookHandlers(w: Wiring): Rpcs {
           source,
           secretCiphertext: secrets.encrypt(secret, id),
           createdBy: caller.userId,
-        }),
-      );
-      if (!row) throw new AppError('CONFLICT', `A project has at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} webhook subscriptions`);
-      w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
-      return { subscription: toSubscription(row), secret };
+        });
+        if (!row) throw new AppError('CONFLICT', `A project has at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} webhook subscriptions`);
+        w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
+        return { subscription: toSubscription(row), secret };
+      });
     },
 
     async getSubscription(req, hctx) {
