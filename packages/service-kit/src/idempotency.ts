@@ -114,9 +114,11 @@ export async function withIdempotency<Desc extends DescMessage>(
       idem.record,
       sealAnswer(idem.sealKey, toBinary(schema, answer)),
     ]);
+    // SKIP LOCKED: two creates at once never wait for each other's expired rows (nor lock them in opposite orders).
     await c.query(
       `DELETE FROM idempotency_keys WHERE record IN
-         (SELECT record FROM idempotency_keys WHERE created_at < now() - $1::interval LIMIT ${EXPIRED_DROPPED_PER_CREATE})`,
+         (SELECT record FROM idempotency_keys WHERE created_at < now() - $1::interval
+           LIMIT ${EXPIRED_DROPPED_PER_CREATE} FOR UPDATE SKIP LOCKED)`,
       [window],
     );
     return answer;
