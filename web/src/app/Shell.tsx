@@ -25,6 +25,10 @@ export function Shell() {
   useEffect(() => {
     setUnauthenticatedHandler(() => {
       queryClient.clear();
+      // Signing out forgets the cached answers and the page still shown reads again; on a loaded machine that read's
+      // refusal comes once the address is the sign-in page already, with nothing to come back to (it went to
+      // `/login?next=/login`: two-tabs.spec failed so in CI).
+      if (window.location.pathname === PAGES.login) return;
       navigate(`${PAGES.login}?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
     });
   }, [navigate, queryClient]);
