@@ -50,6 +50,19 @@ function checkoutReport(branch: string, fail: boolean) {
   return report;
 }
 
+/**
+ * Two runs of the checkout report, on main (passing) and on feature/cart (its second test failing): answers the
+ * address of that test's history page.
+ */
+async function historyOnTwoBranches(t: { token: string; projectId: string }): Promise<string> {
+  expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
+  const failing = await ingest(t.token, t.projectId, checkoutReport('feature/cart', true));
+  expect(failing.status).toBe(201);
+  const detail = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
+  const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${detail.body.data.specs[0].tests[1].caseId}`);
+  return bundle.body.data.links.history;
+}
+
 test('a failing run opened from the url of its webhook shows the failing test and its error', async ({ page, tenant, signIn }) => {
   const t = await tenant('owner');
   const receiver = await new WebhookReceiver().start();
@@ -164,9 +177,7 @@ test("Apply keeps the focus on what was pressed; the filters' fields show the ad
   signIn,
 }) => {
   const t = await tenant('member');
-  expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
-  const failing = await ingest(t.token, t.projectId, checkoutReport('feature/cart', true));
-  expect(failing.status).toBe(201);
+  const historyPage = await historyOnTwoBranches(t);
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/runs`);
   const rows = page.getByRole('table', { name: 'Runs' }).getByRole('row');
@@ -218,9 +229,7 @@ test("Apply keeps the focus on what was pressed; the filters' fields show the ad
   await expect(branch).toHaveValue('main');
 
   // A test's history: Apply keeps the focus too.
-  const run = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
-  const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${run.body.data.specs[0].tests[1].caseId}`);
-  await page.goto(bundle.body.data.links.history);
+  await page.goto(historyPage);
   const timeline = page.getByRole('region', { name: 'Results by run' });
   await expect(timeline.getByRole('link')).toHaveCount(2);
   const history = page.getByRole('search', { name: 'Filter the history' });
@@ -348,13 +357,7 @@ test("a test's history: a branch without its results keeps the filter and leads 
   signIn,
 }) => {
   const t = await tenant('member');
-  expect((await ingest(t.token, t.projectId, checkoutReport('main', false))).status).toBe(201);
-  const failing = await ingest(t.token, t.projectId, checkoutReport('feature/cart', true));
-  expect(failing.status).toBe(201);
-  const detail = await api(t.token).get(`/${t.projectId}/test-runs/${failing.body.data.runId}?include=specs`);
-  const caseId: string = detail.body.data.specs[0].tests[1].caseId;
-  const bundle = await api(t.token).get(`/${t.projectId}/debug-bundle?caseId=${caseId}`);
-  const history: string = bundle.body.data.links.history;
+  const history = await historyOnTwoBranches(t);
 
   await signIn(page, t.userId);
   await page.goto(history);
