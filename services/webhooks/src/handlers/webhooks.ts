@@ -131,7 +131,7 @@ export function webhookHandlers(w: Wiring): Rpcs {
       const description = checkDescription(req.description ?? '');
       const id = newId();
       const secret = generateSecret();
-      return withIdempotency(pool, hctx, CreateSubscriptionResponseSchema, async (c) => {
+      const answer = await withIdempotency(pool, hctx, CreateSubscriptionResponseSchema, async (c) => {
         const row = await insertSubscription(c, MAX_SUBSCRIPTIONS_PER_PROJECT, {
           id,
           projectId: req.projectId,
@@ -144,9 +144,11 @@ export function webhookHandlers(w: Wiring): Rpcs {
           createdBy: caller.userId,
         });
         if (!row) throw new AppError('CONFLICT', `A project has at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} webhook subscriptions`);
-        w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
         return { subscription: toSubscription(row), secret };
       });
+      // Once committed, and by the call that created it (a replay answers the first call's subscription).
+      if (answer.subscription?.id === id) w.logger.info({ subscriptionId: id, projectId: req.projectId }, 'webhook subscription created');
+      return answer;
     },
 
     async getSubscription(req, hctx) {
