@@ -3,7 +3,7 @@
  * original status, body and headers with `Idempotent-Replayed: true`; 422 for a different body; keys scoped
  * to the token and the path; validation failures not stored; keys over 255 characters refused; 10 concurrent
  * identical creates with one fresh key → exactly one resource; and the service's own record, which answers a retry
- * once the gateway's record is gone (a crash between the service's commit and its answer). The in-flight 409, the
+ * once the gateway's record is gone (a crash between the service's commit and its answer), ingestion's included. The in-flight 409, the
  * lease after a crash and 5xx answers are covered in gateway/test/policies.test.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +22,8 @@ const create = (tenant: Tenant, body: unknown, idempotencyKey?: string, prefix =
   testApi(tenant.token).post(`${prefix}/${tenant.projectId}/manual-test-suites`, body, {
     headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
   });
+/** A passed Playwright spec of one test. */
+const spec = (title: string) => ({ title, tests: [{ projectName: 'chromium', results: [{ status: 'passed', duration: 5 }] }] });
 const suites = async (tenant: Tenant) => (await testApi(tenant.token).get(`/${tenant.projectId}/manual-test-suites?limit=100`)).body;
 
 describe('Idempotency-Key on POST creates', () => {
@@ -254,6 +256,31 @@ describe("the service's own record: a retry after the gateway's record was lost 
     expect(reuse.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
     const { rows } = await db.query(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [p.projectId]);
     expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it.each([
+    [
+      'a Playwright report',
+      'playwright',
+      (title: string) => ({ suites: [{ title: 'a.spec.ts', file: 'a.spec.ts', specs: [spec(title)] }] }),
+    ],
+    ['a run started without a build id', 'runs', (title: string) => ({ metadata: { environment: title } })],
+  ])('ingestion, %s: the retry gets the first run, replayed, and no second run; another body gets 422', async (_, path, body) => {
+    const p = await admin.tenant('owner');
+    const k = key();
+    const upload = (b: unknown) => testApi(p.token).post(`/api/v1/ingest/${p.projectId}/${path}`, b, { headers: { 'idempotency-key': k } });
+    const first = await upload(body('checkout'));
+    expect(first.status).toBe(201);
+    await forget(p);
+    const again = await upload(body('checkout'));
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    await forget(p);
+    const reuse = await upload(body('cart'));
+    expect(reuse.status).toBe(422);
+    expect(reuse.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    expect((await testApi(p.token).get(`/${p.projectId}/test-runs`)).body.pagination.total).toBe(1);
   });
 
   it("a webhook: the retry gets the same signing secret, which the service's record does not hold in clear; a rotated token's retry gets 422", async () => {

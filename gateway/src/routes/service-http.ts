@@ -38,8 +38,9 @@ export interface ServiceAnswer {
 
 /** The service's answer, or 503 SERVICE_UNAVAILABLE (with `Retry-After`) when it cannot be reached. */
 export async function fetchFromService(request: FastifyRequest, url: string, opts: ServiceRequest): Promise<ServiceAnswer> {
+  const call = request.callOptions();
   const headers: Record<string, string> = {
-    ...request.callOptions().headers,
+    ...call.headers,
     [INTERNAL_AUTH_HEADER]: internalAuthValue(opts.internalToken),
   };
   if (opts.contentType) headers['content-type'] = opts.contentType;
@@ -51,7 +52,9 @@ export async function fetchFromService(request: FastifyRequest, url: string, opt
   if (!opts.signal) headers[DEADLINE_HEADER] = String(opts.timeoutMs);
   const signal = opts.signal ?? AbortSignal.timeout(opts.timeoutMs);
   try {
-    return await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);
+    const answer = await streamRequest(url, opts.method ?? request.method, headers, opts.body, signal);
+    call.onHeader?.(answer.headers); // as an RPC's: e.g. the service replayed its Idempotency-Key record
+    return answer;
   } catch (err) {
     throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: err, headers: { 'Retry-After': '5' } });
   }

@@ -8,7 +8,9 @@
  * The gateway sends what the service needs in one header (`idempotencyHeaderValue`): the record's name (a hash of the
  * token, method, path and key), the body's fingerprint, the replay window, and the key that seals the answer. That key
  * is derived from the credential the client presented (as the gateway seals its own copy in Redis): the table holds
- * no answer in clear (a webhook's signing secret, a token's secret), and another credential cannot open it.
+ * no answer in clear (a webhook's signing secret, a token's secret), and another credential cannot open it. A body the
+ * gateway streams through unread (ingestion) has no fingerprint there yet: the header says `body` in its place, and
+ * the service fingerprints the body as it reads it (`idempotencyRecordOf`'s second argument).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
@@ -33,14 +35,21 @@ export interface IdempotencyRecord {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** In a header's fingerprint's place: the body streams through the gateway unread, and the service fingerprints it. */
+export const FINGERPRINT_OF_BODY = 'body';
 
 export function idempotencyHeaderValue(r: IdempotencyRecord): string {
   return `v1.${r.record}.${r.fingerprint}.${r.ttlSeconds}.${r.sealKey.toString('base64url')}`;
 }
 
-/** The record a call carries, or undefined (no key sent, or a header that is not the gateway's). */
-export function idempotencyRecordOf(value: string | null | undefined): IdempotencyRecord | undefined {
-  const [version, record, fingerprint, ttl, key, ...rest] = (value ?? '').split('.');
+/**
+ * The record a call carries, or undefined (no key sent, or a header that is not the gateway's). `bodyFingerprint`:
+ * the fingerprint of the body this service read, for a header that names none (FINGERPRINT_OF_BODY); without it
+ * such a header carries no record.
+ */
+export function idempotencyRecordOf(value: string | null | undefined, bodyFingerprint?: string): IdempotencyRecord | undefined {
+  const [version, record, named, ttl, key, ...rest] = (value ?? '').split('.');
+  const fingerprint = named === FINGERPRINT_OF_BODY ? bodyFingerprint : named;
   if (version !== 'v1' || rest.length > 0 || !HEX64.test(record ?? '') || !HEX64.test(fingerprint ?? '')) return undefined;
   const ttlSeconds = Number(ttl);
   const sealKey = Buffer.from(key ?? '', 'base64url');
@@ -73,6 +82,20 @@ export function openAnswer(key: Buffer, sealed: Buffer): Buffer | undefined {
 /** Records past their window dropped by each new one, at most: the table stays at about a window's creates. */
 const EXPIRED_DROPPED_PER_CREATE = 16;
 
+/** How an answer is stored in its record: a protobuf message (RPCs) or JSON (the internal HTTP routes). */
+export interface AnswerCodec<T> {
+  encode(answer: T): Uint8Array;
+  decode(bytes: Uint8Array): T;
+}
+
+/** Answers that are plain JSON values (what an internal HTTP route sends). */
+export function jsonAnswers<T>(): AnswerCodec<T> {
+  return {
+    encode: (answer) => Buffer.from(JSON.stringify(answer), 'utf8'),
+    decode: (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as T,
+  };
+}
+
 /**
  * A create's transaction and answer, recorded under the call's `Idempotency-Key` (when the gateway sent one; else
  * just `withTransaction`). `fn` writes and returns the answer; the record is written in the same transaction, so it
@@ -88,7 +111,23 @@ export async function withIdempotency<Desc extends DescMessage>(
   fn: (c: PoolClient) => Promise<MessageInitShape<Desc>>,
 ): Promise<MessageShape<Desc>> {
   const idem = idempotencyRecordOf(ctx.requestHeader.get(IDEMPOTENCY_RECORD_HEADER));
-  if (!idem) return create(schema, await withTransaction(pool, fn));
+  const codec: AnswerCodec<MessageShape<Desc>> = { encode: (m) => toBinary(schema, m), decode: (b) => fromBinary(schema, b) };
+  const { answer, replayed } = await idempotentTransaction(pool, idem, codec, async (c) => create(schema, await fn(c)));
+  if (replayed) ctx.responseHeader.set(IDEMPOTENCY_REPLAYED_HEADER, 'true');
+  return answer;
+}
+
+/**
+ * `withIdempotency`'s transaction for any kind of answer: `fn`'s answer and the record in one transaction, or the
+ * record's answer replayed (`replayed`, `fn` not run). Without a record, just `withTransaction`.
+ */
+export async function idempotentTransaction<T>(
+  pool: Pool,
+  idem: IdempotencyRecord | undefined,
+  codec: AnswerCodec<T>,
+  fn: (c: PoolClient) => Promise<T>,
+): Promise<{ answer: T; replayed: boolean }> {
+  if (!idem) return { answer: await withTransaction(pool, fn), replayed: false };
   return withTransaction(pool, async (c) => {
     const window = `${idem.ttlSeconds} seconds`;
     const taken = await c.query(
@@ -106,13 +145,12 @@ export async function withIdempotency<Desc extends DescMessage>(
       const plain = openAnswer(idem.sealKey, found.answer);
       if (!plain)
         throw new AppError('IDEMPOTENCY_KEY_REUSE', 'This key was used with another credential (a rotated token?); use a new key');
-      ctx.responseHeader.set(IDEMPOTENCY_REPLAYED_HEADER, 'true');
-      return fromBinary(schema, plain);
+      return { answer: codec.decode(plain), replayed: true };
     }
-    const answer = create(schema, await fn(c));
+    const answer = await fn(c);
     await c.query('UPDATE idempotency_keys SET answer = $2 WHERE record = $1', [
       idem.record,
-      sealAnswer(idem.sealKey, toBinary(schema, answer)),
+      sealAnswer(idem.sealKey, codec.encode(answer)),
     ]);
     // SKIP LOCKED: two creates at once never wait for each other's expired rows (nor lock them in opposite orders).
     await c.query(
@@ -121,6 +159,6 @@ export async function withIdempotency<Desc extends DescMessage>(
            LIMIT ${EXPIRED_DROPPED_PER_CREATE} FOR UPDATE SKIP LOCKED)`,
       [window],
     );
-    return answer;
+    return { answer, replayed: false };
   });
 }

@@ -34,14 +34,15 @@
  * stream: the request that takes the key hashes its body on the way through (`streamedBodyHash`, fed by the
  * forwarder) and stores that fingerprint with its answer; a request that finds a finished record reads its
  * own body into the hash (it is not forwarded) and compares. The fingerprint is the same SHA-256 of the query
- * string, a newline and the body bytes either way.
+ * string, a newline and the body bytes either way. The runs service's record of such a body (ingestion) is
+ * fingerprinted by the service as it spools the body: the header it gets names no fingerprint.
  */
 import { createHash, hkdfSync, randomUUID, type Hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '@assay/errors';
-import { idempotencyHeaderValue, openAnswer, sealAnswer } from '@assay/service-kit';
+import { FINGERPRINT_OF_BODY, idempotencyHeaderValue, openAnswer, sealAnswer } from '@assay/service-kit';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -98,7 +99,7 @@ interface Held {
   /** The key that encrypts the stored answer (derived from the presented credential). */
   sealKey: Buffer;
   stopRenewal(): void;
-  /** The record the service writes with the resource (`withIdempotency`), for a body known before it is forwarded. */
+  /** The record the service writes with the resource (`withIdempotency`; a streamed body's fingerprinted there). */
   forService?: string;
   /** The service answered from that record: the gateway's own was lost (see `callOptions`). */
   replayedByService?: boolean;
@@ -276,7 +277,13 @@ export default fp(
               settled: false,
               sealKey,
               stopRenewal: () => clearInterval(renewal),
-              forService: streamed ? undefined : idempotencyHeaderValue({ record: sha256(redisKey), fingerprint, ttlSeconds, sealKey }),
+              // A streamed body's fingerprint is the service's to take as it reads the body.
+              forService: idempotencyHeaderValue({
+                record: sha256(redisKey),
+                fingerprint: streamed ? FINGERPRINT_OF_BODY : fingerprint,
+                ttlSeconds,
+                sealKey,
+              }),
             };
             if (streamed) request.streamedBodyHash = createHash('sha256').update(`${query}\n`);
             return;

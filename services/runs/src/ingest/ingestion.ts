@@ -3,9 +3,9 @@
  * the compatibility upload); and the skip list reporters fetch. Each write is one transaction: the run's state
  * change, its results, its usage and its lifecycle events (outbox) commit together or not at all.
  */
-import { withTransaction, type PoolClient } from '@assay/db';
+import type { PoolClient } from '@assay/db';
 import { AppError, notFound } from '@assay/errors';
-import type { Principal } from '@assay/service-kit';
+import { idempotentTransaction, jsonAnswers, type IdempotencyRecord, type Principal } from '@assay/service-kit';
 import type { AcceptedJson, RunAnswerJson, SkipListJson, StartedJson, TestRefJson } from '@assay/contracts/runs/ingest';
 import type { FinishStatusName } from '@assay/contracts/runs/values';
 import { fullTitleOf } from '../domain/identity';
@@ -45,6 +45,13 @@ export interface StartBody {
   shard?: Shard;
 }
 
+/** A call's Idempotency-Key record (the gateway's header, fingerprinted with the body read), and what a replay tells. */
+export interface IngestCall {
+  idem?: IdempotencyRecord;
+  /** The answer is the record's, not this call's work (the route marks it replayed). */
+  replayed(): void;
+}
+
 /** What a result batch reader answers once it has handed over every item. */
 export type BatchReader = (sink: TestSink) => Promise<{ accepted: number; tests: number }>;
 
@@ -76,9 +83,20 @@ export class Ingestion {
     return { runId, counter, url, status, ...this.build(run) };
   }
 
-  /** One transaction; after its commit, wakes the relay (events written) and the linker (links queued). */
-  private async tx<T>(fn: (c: PoolClient) => Promise<T>, after: { events?: boolean; links?: () => number } = {}): Promise<T> {
-    const result = await withTransaction(this.w.pool, fn);
+  /**
+   * One transaction, with the call's Idempotency-Key record if it has one (a recorded answer is replayed instead);
+   * after its commit, wakes the relay (events written) and the linker (links queued).
+   */
+  private async tx<T>(
+    call: IngestCall | undefined,
+    fn: (c: PoolClient) => Promise<T>,
+    after: { events?: boolean; links?: () => number } = {},
+  ): Promise<T> {
+    const { answer: result, replayed } = await idempotentTransaction(this.w.pool, call?.idem, jsonAnswers<T>(), fn);
+    if (replayed) {
+      call?.replayed();
+      return result;
+    }
     if (after.events) this.w.eventsWritten();
     if ((after.links?.() ?? 0) > 0) this.w.linksQueued();
     return result;
@@ -149,9 +167,10 @@ export class Ingestion {
    * (`created`), the others join it (no new event, no new run counted in usage). A build whose run has finished
    * is a 409, and so is a shard total other than the one the run has.
    */
-  async open(projectId: string, caller: Principal, body: StartBody): Promise<{ created: boolean; run: StartedJson }> {
+  async open(projectId: string, caller: Principal, body: StartBody, call?: IngestCall): Promise<{ created: boolean; run: StartedJson }> {
     const now = this.w.clock();
     return this.tx(
+      call,
       async (c) => {
         if (body.buildId !== undefined) {
           const existing = await lockBuildRun(c, projectId, body.buildId);
@@ -195,10 +214,11 @@ export class Ingestion {
       throw new AppError('CONFLICT', `The run of build ${run.buildId ?? run.id} has ${run.shardTotal} shards, not ${shard.total}`);
   }
 
-  async results(projectId: string, runId: string, read: BatchReader): Promise<AcceptedJson> {
+  async results(projectId: string, runId: string, read: BatchReader, call?: IngestCall): Promise<AcceptedJson> {
     const now = this.w.clock();
     let queued = 0;
     return this.tx(
+      call,
       async (c) => {
         const run = await lockRun(c, projectId, runId);
         if (!run || run.status !== 'running') {
@@ -227,9 +247,11 @@ export class Ingestion {
     projectId: string,
     runId: string,
     body: { status?: FinishStatusName; endTime?: Date; shard?: Shard },
+    call?: IngestCall,
   ): Promise<RunAnswerJson> {
     const now = this.w.clock();
     return this.tx(
+      call,
       async (c) => {
         const run = await lockRun(c, projectId, runId);
         if (!run) throw notFound('Run');
@@ -253,10 +275,17 @@ export class Ingestion {
    * ./stream.ts). The run takes its number — the project's counter lock, which every other run creation in the
    * project waits for — only once its tests are written, just before the commit.
    */
-  async oneShot(projectId: string, caller: Principal, source: Exclude<RunSource, 'stream'>, read: ReportReader): Promise<RunAnswerJson> {
+  async oneShot(
+    projectId: string,
+    caller: Principal,
+    source: Exclude<RunSource, 'stream'>,
+    read: ReportReader,
+    call?: IngestCall,
+  ): Promise<RunAnswerJson> {
     const now = this.w.clock();
     let queued = 0;
     return this.tx(
+      call,
       async (c) => {
         await assertQuotaLeft(c, caller.orgId, now, this.w.defaultPlan);
         const run = await insertRun(

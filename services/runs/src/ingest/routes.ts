@@ -6,18 +6,20 @@
  *
  * Each body is spooled first (./spool.ts: memory up to 1 MiB, a temp file beyond), then JSON reports and result
  * batches are parsed as streams (./stream.ts) while their tests are written; JUnit XML is parsed whole, one
- * large document at a time per process.
+ * large document at a time per process. A call under an Idempotency-Key (the gateway's header) has its body
+ * fingerprinted as it is spooled, and its write recorded with its answer (`IngestCall`).
  */
+import { createHash } from 'node:crypto';
 import os from 'node:os';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
 import { fromDatabaseError } from '@assay/db';
-import type { Principal } from '@assay/service-kit';
+import { IDEMPOTENCY_RECORD_HEADER, IDEMPOTENCY_REPLAYED_HEADER, idempotencyRecordOf, type Principal } from '@assay/service-kit';
 import type { JUnitQueryValue } from '@assay/contracts/runs/ingest';
 import { FINISH_STATUSES, oneOf, type FinishStatusName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
-import { Ingestion, type Shard } from './ingestion';
+import { Ingestion, type IngestCall, type Shard } from './ingestion';
 import { normalizeJUnit, normalizeMetadata, ReportError } from './normalize';
 import { Slots, spoolBody, SPOOL_MEMORY_BYTES, type SpooledBody } from './spool';
 import { readPlaywrightReport, readResultBatch, readTests } from './stream';
@@ -131,11 +133,26 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     trimValues: false,
   });
 
-  /** Spools the request's body, runs `fn` with it, and removes the spool whatever happens. */
-  async function withBody<T>(request: FastifyRequest<{ Body: Body }>, fn: (body: SpooledBody) => Promise<T>): Promise<T> {
-    const body = await spoolBody(request.body ?? [], spoolOptions);
+  /**
+   * Spools the request's body, runs `fn` with it and the call's Idempotency-Key record, and removes the spool whatever
+   * happens. The record's fingerprint is the body's, as the gateway's is: SHA-256 of the query string, a newline and
+   * the bytes.
+   */
+  async function withBody<T>(
+    request: FastifyRequest<{ Body: Body }>,
+    reply: FastifyReply,
+    fn: (body: SpooledBody, call: IngestCall) => Promise<T>,
+  ): Promise<T> {
+    const header = request.headers[IDEMPOTENCY_RECORD_HEADER];
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const hash = typeof header === 'string' ? createHash('sha256').update(`${query}\n`) : undefined;
+    const body = await spoolBody(request.body ?? [], spoolOptions, hash);
+    const call: IngestCall = {
+      idem: hash ? idempotencyRecordOf(header as string, hash.digest('hex')) : undefined,
+      replayed: () => void reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true'),
+    };
     try {
-      return await fn(body);
+      return await fn(body, call);
     } finally {
       await body.dispose();
     }
@@ -155,48 +172,55 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     });
 
     scope.post<ProjectRoute>('/ingest/:projectId/runs', async (request, reply) => {
-      const b = onlyKeys(await withBody(request, (body) => smallJson(request, body)), [
-        'metadata',
-        'totalTests',
-        'startTime',
-        'buildId',
-        'shard',
-      ]);
+      const { json, call } = await withBody(request, reply, async (body, c) => ({ json: await smallJson(request, body), call: c }));
+      const b = onlyKeys(json, ['metadata', 'totalTests', 'startTime', 'buildId', 'shard']);
       const totalTests = optCount(b.totalTests, 'body.totalTests');
-      const { created, run } = await ingestion.open(request.params.projectId, callerOf(request), {
-        metadata: normalizeMetadata(b.metadata),
-        totalTests,
-        startTime: optDate(b.startTime, 'body.startTime'),
-        buildId: optBuildId(b.buildId, 'body.buildId'),
-        shard: optShard(b.shard, 'body.shard'),
-      });
+      const { created, run } = await ingestion.open(
+        request.params.projectId,
+        callerOf(request),
+        {
+          metadata: normalizeMetadata(b.metadata),
+          totalTests,
+          startTime: optDate(b.startTime, 'body.startTime'),
+          buildId: optBuildId(b.buildId, 'body.buildId'),
+          shard: optShard(b.shard, 'body.shard'),
+        },
+        call,
+      );
       reply.code(created ? 201 : 200);
       return run;
     });
 
-    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/results', async (request) => {
+    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/results', async (request, reply) => {
       const { projectId, runId } = request.params;
       callerOf(request);
       requireJson(request);
-      return withBody(request, (body) =>
+      return withBody(request, reply, (body, call) =>
         ingestion.results(
           projectId,
           runId,
           readResultBatch(() => body.chunks()),
+          call,
         ),
       );
     });
 
-    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request) => {
+    scope.post<RunRoute>('/ingest/:projectId/runs/:runId/finish', async (request, reply) => {
       const { projectId, runId } = request.params;
-      const b = await withBody(request, async (body) =>
-        body.size > 0 ? onlyKeys(await smallJson(request, body), ['status', 'endTime', 'shard']) : {},
+      const { b, call } = await withBody(request, reply, async (body, c) => ({
+        b: body.size > 0 ? onlyKeys(await smallJson(request, body), ['status', 'endTime', 'shard']) : {},
+        call: c,
+      }));
+      return ingestion.finish(
+        projectId,
+        runId,
+        {
+          status: optFinishStatus(b.status, 'body.status'),
+          endTime: optDate(b.endTime, 'body.endTime'),
+          shard: optShard(b.shard, 'body.shard'),
+        },
+        call,
       );
-      return ingestion.finish(projectId, runId, {
-        status: optFinishStatus(b.status, 'body.status'),
-        endTime: optDate(b.endTime, 'body.endTime'),
-        shard: optShard(b.shard, 'body.shard'),
-      });
     });
 
     for (const [path, source, status] of [
@@ -206,12 +230,13 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
       scope.post<ProjectRoute>(path, async (request, reply) => {
         requireJson(request);
         const caller = callerOf(request);
-        const answer = await withBody(request, (body) =>
+        const answer = await withBody(request, reply, (body, call) =>
           ingestion.oneShot(
             request.params.projectId,
             caller,
             source,
             readPlaywrightReport(() => body.chunks()),
+            call,
           ),
         );
         // Blobs of compatibility uploads (tdpw --upload-*) that the report names by URL: linked to this run.
@@ -226,7 +251,7 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
       if (type !== 'application/xml' && type !== 'text/xml')
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/xml');
       const caller = callerOf(request);
-      const tests = await withBody(request, async (body) => {
+      const { tests, call } = await withBody(request, reply, async (body, c) => {
         if (body.large) await xmlSlots.take();
         try {
           const text = await body.text();
@@ -235,7 +260,7 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
           const valid = XMLValidator.validate(text);
           if (valid !== true)
             throw new ReportError('body', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-          return normalizeJUnit(xml.parse(text));
+          return { tests: normalizeJUnit(xml.parse(text)), call: c };
         } finally {
           if (body.large) xmlSlots.release();
         }
@@ -246,7 +271,7 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
         environment: q.environment,
         tags: q.tags,
       });
-      const answer = await ingestion.oneShot(request.params.projectId, caller, 'junit', readTests(tests, { metadata, errors: [] }));
+      const answer = await ingestion.oneShot(request.params.projectId, caller, 'junit', readTests(tests, { metadata, errors: [] }), call);
       reply.code(201);
       return answer;
     });
