@@ -166,12 +166,29 @@ test.describe('on a phone', () => {
     await failed.tap();
     await expect.poll(() => resultOf('TC-2')).toBe('failed');
 
-    // The run's card, out of the way of the case on the phone's first screen: after the list, and it still works.
+    // The run's card, out of the way of the case on the phone's first screen: after the list, on the page and in the
+    // reading (and focus) order, and it still works.
     const admin = page.getByRole('region', { name: 'Run', exact: true });
+    const adminAfterCases = () =>
+      page.evaluate(() => {
+        const a = document.getElementById('run-cases-heading')!;
+        const b = document.getElementById('run-admin-heading')!;
+        return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
     expect(await top(admin)).toBeGreaterThan(await top(cases));
+    expect(await adminAfterCases()).toBe(true);
     await admin.getByRole('button', { name: 'Edit run' }).tap();
-    await expect(admin.getByRole('form', { name: 'Edit run' }).getByLabel('Name')).toHaveValue('Sprint 12 regression');
+    const name = admin.getByRole('form', { name: 'Edit run' }).getByLabel('Name');
+    await expect(name).toHaveValue('Sprint 12 regression');
     await expect(admin.getByRole('form', { name: 'Edit run' })).toBeInViewport();
+
+    // Turned sideways (wider than a phone's layout): the card goes back above the case, the form open with what was typed.
+    await name.fill('Sprint 12 regression, second pass');
+    await page.setViewportSize({ width: 667, height: 375 });
+    await expect.poll(adminAfterCases).toBe(false);
+    expect(await top(admin)).toBeLessThan(await top(cases));
+    await expect(name).toHaveValue('Sprint 12 regression, second pass');
+    await expectAccessible(page);
   });
 });
 

@@ -18,6 +18,7 @@ import { href, PAGES } from '../../app/paths';
 import { Page } from '../../ui/Page';
 import { EmptyPageText, pageNumber, Pagination } from '../../ui/Pagination';
 import { formatDateTime, formatDuration } from '../../ui/format';
+import { PHONE, useMediaQuery } from '../../ui/media';
 import { AN_ID, oneOf, PAGE_NUMBER, useSearchState } from '../../ui/search-state';
 import { Empty, ErrorView, Loading } from '../../ui/states';
 import { changedFields } from './changes';
@@ -52,11 +53,23 @@ export function ManualRunPage() {
   const run = $api.useQuery('get', P.run, { params: { path: { projectId, runId } } });
   const releases = useReleaseOptions(projectId);
   const back = href(PAGES.manualRuns, { projectId });
+  const phone = useMediaQuery(PHONE);
   if (run.isPending) return <Loading label="Loading the run…" />;
   if (run.error) return <NotLoaded error={run.error} title="Manual run" what="Manual run" back={back} backLabel="Back to manual runs" />;
   const r = run.data.data;
   const release = releases.data?.data.find((x) => x._id === r.releaseId);
   const canExecute = canWrite && r.status === 'open';
+  // On a phone the run's card (close, edit) comes after the execution view, so that the current case and its verdict
+  // buttons are on the first screen: in the document too, so that the reading and focus order are the order shown.
+  // Keyed, the card is moved, not made again, when the width crosses the line (an open edit form keeps what was typed).
+  const admin = canWrite ? <RunAdmin key="admin" projectId={projectId} run={r} releases={releases.data?.data ?? []} /> : null;
+  const closed =
+    r.status === 'closed' ? (
+      <p key="closed" className="callout">
+        This run is closed: its verdicts can no longer change.
+      </p>
+    ) : null;
+  const execution = <Execution key="execution" projectId={projectId} run={r} canExecute={canExecute} />;
 
   return (
     <Page
@@ -77,9 +90,7 @@ export function ManualRunPage() {
       actions={<Link to={back}>Back to manual runs</Link>}
     >
       <Progress stats={r.stats} />
-      {canWrite ? <RunAdmin projectId={projectId} run={r} releases={releases.data?.data ?? []} /> : null}
-      {r.status === 'closed' ? <p className="callout">This run is closed: its verdicts can no longer change.</p> : null}
-      <Execution projectId={projectId} run={r} canExecute={canExecute} />
+      {phone ? [closed, execution, admin] : [admin, closed, execution]}
       <RunInfo run={r} />
     </Page>
   );
