@@ -283,6 +283,38 @@ describe("the service's own record: a retry after the gateway's record was lost 
     expect((await testApi(p.token).get(`/${p.projectId}/test-runs`)).body.pagination.total).toBe(1);
   });
 
+  it("ingestion, an attachment's bytes: the retry gets the first artifact, replayed, stored once; other bytes get 422", async () => {
+    const p = await admin.tenant('owner');
+    const attempt = { status: 'failed', duration: 5, attachments: [{ name: 'screenshot', path: 'shot.png', contentType: 'image/png' }] };
+    const report = {
+      suites: [
+        { title: 'a.spec.ts', file: 'a.spec.ts', specs: [{ title: 'pays', tests: [{ projectName: 'chromium', results: [attempt] }] }] },
+      ],
+    };
+    const run = await testApi(p.token).post(`/api/v1/ingest/${p.projectId}/playwright`, report);
+    expect(run.status).toBe(201);
+    const query = new URLSearchParams({ file: 'a.spec.ts', titlePath: 'pays', projectName: 'chromium', retry: '0', name: 'screenshot' });
+    const k = key();
+    const upload = (bytes: Buffer) =>
+      testApi(p.token).request('POST', `/api/v1/ingest/${p.projectId}/runs/${run.body.data.runId}/artifacts?${query}`, {
+        rawBody: bytes,
+        headers: { 'content-type': 'image/png', 'idempotency-key': k },
+      });
+    const first = await upload(Buffer.from('first screenshot'));
+    expect(first.status).toBe(201);
+    await forget(p);
+    const again = await upload(Buffer.from('first screenshot'));
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    await forget(p);
+    const reuse = await upload(Buffer.from('other screenshot'));
+    expect(reuse.status).toBe(422);
+    expect(reuse.body.error.code).toBe('IDEMPOTENCY_KEY_REUSE');
+    const { rows } = await db.query('SELECT id FROM runs.artifacts WHERE run_id = $1', [run.body.data.runId]);
+    expect(rows.map((r) => r.id)).toEqual([first.body.data.id]);
+  });
+
   it("a webhook: the retry gets the same signing secret, which the service's record does not hold in clear; a rotated token's retry gets 422", async () => {
     const p = await admin.tenant('owner');
     const k = key();

@@ -12,11 +12,13 @@ import path from 'node:path';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import { AppError, notFound, validation } from '@assay/errors';
-import { newId, withTransaction } from '@assay/db';
+import { newId } from '@assay/db';
+import { idempotentTransaction, jsonAnswers } from '@assay/service-kit';
 import { ObjectTooLarge, type ByteRange, type ObjectRead, type ObjectStore } from '@assay/storage';
 import type { ArtifactJson } from '@assay/contracts/runs/artifacts';
 import type { AttachmentJson, AttemptAttachmentJson } from '@assay/contracts/runs/debug-bundle';
 import type { Wiring } from '../wiring';
+import type { IngestCall } from '../ingest/call';
 import { resultIdOf, testIdOf } from '../domain/identity';
 import { findRun } from '../store/test-runs';
 import {
@@ -189,7 +191,7 @@ export class Artifacts {
     runId: string,
     ref: AttachmentRef,
     body: Readable,
-    opts: { contentType?: string; contentLength?: number },
+    opts: { contentType?: string; contentLength?: number; call?: IngestCall },
   ): Promise<ArtifactJson> {
     const { pool, config } = this.w;
     const run = await findRun(pool, projectId, runId);
@@ -220,9 +222,12 @@ export class Artifacts {
     const key = this.keyFor(projectId, id);
     const stored = await this.putObject(key, body, contentType, fileMax, what);
     const expiresAt = await this.expiryFor(projectId);
-    let saved: { id: string; oldKey?: string };
+    let oldKey: string | undefined;
+    let saved: { answer: ArtifactJson; replayed: boolean };
     try {
-      saved = await withTransaction(pool, async (c) => {
+      // Under an Idempotency-Key the row and the key's record commit together; a retry of a stored upload is answered
+      // from the record, and the bytes it sent again are dropped.
+      saved = await idempotentTransaction(pool, opts.call?.idem(), jsonAnswers<ArtifactJson>(), async (c) => {
         // Concurrent uploads into one run: the total is checked again under the run's row lock.
         await c.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [run.id]);
         const replaced = await upsertAttachmentArtifact(c, {
@@ -242,14 +247,20 @@ export class Artifacts {
         });
         if ((await runArtifactBytes(c, run.id)) > config.ARTIFACT_MAX_RUN_BYTES)
           throw new AppError('PAYLOAD_TOO_LARGE', `The artifacts of a run are limited to ${config.ARTIFACT_MAX_RUN_BYTES} bytes`);
-        return replaced;
+        oldKey = replaced.oldKey;
+        return this.json((await findArtifact(c, replaced.id))!);
       });
     } catch (err) {
       await this.discard([key]);
       throw err;
     }
-    await this.discard([saved.oldKey]);
-    return this.json((await findArtifact(pool, saved.id))!);
+    if (saved.replayed) {
+      await this.discard([key]);
+      opts.call?.replayed();
+      return saved.answer;
+    }
+    await this.discard([oldKey]);
+    return saved.answer;
   }
 
   // ---- compatibility uploads --------------------------------------------------------------------------------

@@ -1,13 +1,14 @@
 /**
- * Artifact routes on the internal HTTP port (the gateway authenticates, authorizes and rate-limits, then
- * streams bodies here and answers back): the ingestion API's attachment upload, the compatibility upload's
- * token and blob PUTs, and the downloads (a signed URL of one artifact or of a run's HTML report folder; a caller the
- * gateway authorized for the project).
+ * Artifact routes on the internal HTTP port (the gateway authenticates, authorizes and rate-limits, then streams
+ * bodies here and answers back): the ingestion API's attachment upload (recorded under its Idempotency-Key as
+ * ingestion is: ../ingest/call.ts), the compatibility upload's token and blob PUTs, and the downloads (a signed URL
+ * of one artifact or of a run's HTML report folder; a caller the gateway authorized for the project).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { AppError, fromConnectError, isAppError, notFound, toEnvelope, validation } from '@assay/errors';
 import { fromDatabaseError } from '@assay/db';
+import { keyedBody } from '../ingest/call';
 import type { Wiring } from '../wiring';
 import type { AttachmentRef, Download } from './artifacts';
 
@@ -79,10 +80,18 @@ export async function artifactRoutes(app: FastifyInstance, w: Wiring): Promise<v
       async (request, reply) => {
         callerOf(request);
         const { projectId, runId } = request.params;
-        const answer = await artifacts.uploadAttachment(projectId, runId, refOf(request.query), request.body, {
-          contentType: request.headers['content-type'],
-          contentLength: contentLength(request),
-        });
+        const { body, call } = keyedBody(request, reply, request.body);
+        const answer = await artifacts.uploadAttachment(
+          projectId,
+          runId,
+          refOf(request.query),
+          body instanceof Readable ? body : Readable.from(body),
+          {
+            contentType: request.headers['content-type'],
+            contentLength: contentLength(request),
+            call,
+          },
+        );
         reply.code(201);
         return answer;
       },

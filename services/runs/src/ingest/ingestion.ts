@@ -5,7 +5,7 @@
  */
 import type { PoolClient } from '@assay/db';
 import { AppError, notFound } from '@assay/errors';
-import { idempotentTransaction, jsonAnswers, type IdempotencyRecord, type Principal } from '@assay/service-kit';
+import { idempotentTransaction, jsonAnswers, type Principal } from '@assay/service-kit';
 import type { AcceptedJson, RunAnswerJson, SkipListJson, StartedJson, TestRefJson } from '@assay/contracts/runs/ingest';
 import type { FinishStatusName } from '@assay/contracts/runs/values';
 import { fullTitleOf } from '../domain/identity';
@@ -29,6 +29,7 @@ import {
 } from '../store/test-runs';
 import { KnownTests, TestWriter, writeSharedRows, type IngestOutcome } from '../store/ingest';
 import { assertQuotaLeft, charge } from '../store/usage';
+import type { IngestCall } from './call';
 import { normalizeMetadata, type NormMetadata, type ReportReader, type TestSink } from './normalize';
 
 /** One shard of a sharded build: `current` of `total` (1-based, as Playwright's `--shard=current/total`). */
@@ -43,13 +44,6 @@ export interface StartBody {
   startTime?: Date;
   buildId?: string;
   shard?: Shard;
-}
-
-/** A call's Idempotency-Key record (the gateway's header, fingerprinted with the body read), and what a replay tells. */
-export interface IngestCall {
-  idem?: IdempotencyRecord;
-  /** The answer is the record's, not this call's work (the route marks it replayed). */
-  replayed(): void;
 }
 
 /** What a result batch reader answers once it has handed over every item. */
@@ -92,7 +86,7 @@ export class Ingestion {
     fn: (c: PoolClient) => Promise<T>,
     after: { events?: boolean; links?: () => number } = {},
   ): Promise<T> {
-    const { answer: result, replayed } = await idempotentTransaction(this.w.pool, call?.idem, jsonAnswers<T>(), fn);
+    const { answer: result, replayed } = await idempotentTransaction(this.w.pool, call?.idem(), jsonAnswers<T>(), fn);
     if (replayed) {
       call?.replayed();
       return result;

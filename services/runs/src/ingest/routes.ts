@@ -7,19 +7,19 @@
  * Each body is spooled first (./spool.ts: memory up to 1 MiB, a temp file beyond), then JSON reports and result
  * batches are parsed as streams (./stream.ts) while their tests are written; JUnit XML is parsed whole, one
  * large document at a time per process. A call under an Idempotency-Key (the gateway's header) has its body
- * fingerprinted as it is spooled, and its write recorded with its answer (`IngestCall`).
+ * fingerprinted as it is spooled, and its write recorded with its answer (./call.ts).
  */
-import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, isAppError, toEnvelope, fromConnectError } from '@assay/errors';
 import { fromDatabaseError } from '@assay/db';
-import { IDEMPOTENCY_RECORD_HEADER, IDEMPOTENCY_REPLAYED_HEADER, idempotencyRecordOf, type Principal } from '@assay/service-kit';
+import type { Principal } from '@assay/service-kit';
 import type { JUnitQueryValue } from '@assay/contracts/runs/ingest';
 import { FINISH_STATUSES, oneOf, type FinishStatusName } from '@assay/contracts/runs/values';
 import type { Wiring } from '../wiring';
-import { Ingestion, type IngestCall, type Shard } from './ingestion';
+import { keyedBody, type IngestCall } from './call';
+import { Ingestion, type Shard } from './ingestion';
 import { normalizeJUnit, normalizeMetadata, ReportError } from './normalize';
 import { Slots, spoolBody, SPOOL_MEMORY_BYTES, type SpooledBody } from './spool';
 import { readPlaywrightReport, readResultBatch, readTests } from './stream';
@@ -133,24 +133,15 @@ export async function ingestRoutes(app: FastifyInstance, w: Wiring): Promise<voi
     trimValues: false,
   });
 
-  /**
-   * Spools the request's body, runs `fn` with it and the call's Idempotency-Key record, and removes the spool whatever
-   * happens. The record's fingerprint is the body's, as the gateway's is: SHA-256 of the query string, a newline and
-   * the bytes.
-   */
+  /** Spools the request's body, runs `fn` with it and the call (./call.ts), and removes the spool whatever happens. */
   async function withBody<T>(
     request: FastifyRequest<{ Body: Body }>,
     reply: FastifyReply,
     fn: (body: SpooledBody, call: IngestCall) => Promise<T>,
   ): Promise<T> {
-    const header = request.headers[IDEMPOTENCY_RECORD_HEADER];
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    const hash = typeof header === 'string' ? createHash('sha256').update(`${query}\n`) : undefined;
-    const body = await spoolBody(request.body ?? [], spoolOptions, hash);
-    const call: IngestCall = {
-      idem: hash ? idempotencyRecordOf(header as string, hash.digest('hex')) : undefined,
-      replayed: () => void reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true'),
-    };
+    const keyed = keyedBody(request, reply, request.body ?? []);
+    const body = await spoolBody(keyed.body, spoolOptions);
+    const { call } = keyed;
     try {
       return await fn(body, call);
     } finally {

@@ -5,7 +5,7 @@
  * INGEST_MAX_LARGE_UPLOADS bodies per process are on disk at once (bounding the disk and the parsing work); one
  * more is refused with 503 and Retry-After.
  */
-import { randomBytes, type Hash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -74,8 +74,7 @@ export interface SpoolOptions {
  */
 const WRITE_AHEAD_BYTES = 4 * 1024 * 1024;
 
-/** `hash`, when given, is fed every byte of the body as it arrives (an Idempotency-Key's fingerprint). */
-export async function spoolBody(source: Chunks, opts: SpoolOptions, hash?: Hash): Promise<SpooledBody> {
+export async function spoolBody(source: Chunks, opts: SpoolOptions): Promise<SpooledBody> {
   const memory: Buffer[] = [];
   let size = 0;
   let file: { path: string; handle: fsp.FileHandle } | undefined;
@@ -93,7 +92,6 @@ export async function spoolBody(source: Chunks, opts: SpoolOptions, hash?: Hash)
       const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
       size += chunk.length;
       if (size > opts.limit) throw new AppError('PAYLOAD_TOO_LARGE', `Reports are limited to ${opts.limit} bytes`);
-      hash?.update(chunk);
       yield chunk;
     }
   })();
