@@ -13,14 +13,19 @@
  * (two tries each gave ratios of 1.3–1.8× with the same code).
  *
  *   make bench BENCH=ingestion      (or: node bench/dist/run.js ingestion; BENCH_TESTS=N[,N…] for other sizes)
+ *   BENCH_IDEMPOTENCY_KEY=1         every upload with a fresh Idempotency-Key, as the SDK and the reporter send
+ *                                   (the gateway's Redis record and the runs service's, the body hashed by both)
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, Api } from '@assay/testkit';
 import { benchSystem } from './lib';
 import { addFigure, times } from './summary';
+
+const KEYED = process.env.BENCH_IDEMPOTENCY_KEY === '1';
 
 export function generateReport(n: number) {
   const perFile = 100;
@@ -242,7 +247,7 @@ export async function run(): Promise<void> {
         const t0 = process.hrtime.bigint();
         const res = await api.request('POST', `/api/v1/ingest/${t.projectId}/playwright`, {
           rawBody: body,
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...(KEYED ? { 'idempotency-key': randomUUID() } : {}) },
         });
         const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
         if (res.status !== 201) throw new Error(`ingestion failed: ${res.status} ${res.text.slice(0, 500)}`);
