@@ -1,7 +1,8 @@
 /**
  * Ingestion (CONTRACT §6): start → result batches → finish, and one-shot reports (Playwright JSON, JUnit XML,
  * the compatibility upload); and the skip list reporters fetch. Each write is one transaction: the run's state
- * change, its results, its usage and its lifecycle events (outbox) commit together or not at all.
+ * change, its results, its usage and its lifecycle events (outbox) commit together or not at all, and with them the
+ * call's Idempotency-Key record (./call.ts): a retry after a lost answer gets that answer, and nothing is written again.
  */
 import type { PoolClient } from '@assay/db';
 import { AppError, notFound } from '@assay/errors';
