@@ -189,6 +189,12 @@ test.describe('on a phone', () => {
     expect(await top(admin)).toBeLessThan(await top(cases));
     await expect(name).toHaveValue('Sprint 12 regression, second pass');
     await expectAccessible(page);
+    // And back upright, typing: the card after the list again, the field still focused (the on-screen keyboard stays).
+    await name.focus();
+    await page.setViewportSize({ width: 375, height: 667 });
+    await expect.poll(adminAfterCases).toBe(true);
+    await expect(name).toHaveValue('Sprint 12 regression, second pass');
+    await expect(name).toBeFocused();
   });
 });
 
