@@ -75,12 +75,13 @@ export async function artifactRoutes(app: FastifyInstance, w: Wiring): Promise<v
         .send(toEnvelope(appErr));
     });
 
-    scope.post<{ Params: { projectId: string; runId: string }; Querystring: Query; Body: Readable }>(
+    scope.post<{ Params: { projectId: string; runId: string }; Querystring: Query; Body: Readable | undefined }>(
       '/ingest/:projectId/runs/:runId/artifacts',
       async (request, reply) => {
         callerOf(request);
         const { projectId, runId } = request.params;
-        const { body, call } = keyedBody(request, reply, request.body);
+        // No body at all (no content type, no length) is an empty one.
+        const { body, call } = keyedBody(request, reply, request.body ?? []);
         const answer = await artifacts.uploadAttachment(
           projectId,
           runId,

@@ -131,6 +131,14 @@ describe("ingestion's Idempotency-Key record in the service", () => {
     expect(await runCount(p)).toBe(1);
   });
 
+  it('an attachment upload with no body at all is read as an empty one, with or without the key (404 for a run that does not exist)', async () => {
+    const url = `/ingest/${newProject()}/runs/${'f'.repeat(24)}/artifacts?file=a.spec.ts&titlePath=one&name=shot`;
+    for (const headers of [{}, withKey(keyHeader().value)]) {
+      const res = await app.inject({ method: 'POST', url, headers: { [PRINCIPAL_HEADER]: caller, ...headers } });
+      expect([res.statusCode, res.json().error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
+
   it('without the header, or with one that is not the gateway’s, every upload makes a run', async () => {
     const p = newProject();
     await post(`/ingest/${p}/playwright`, report('one'));
