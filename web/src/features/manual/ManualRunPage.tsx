@@ -105,6 +105,7 @@ export function ManualRunPage() {
 function Progress({ stats }: { stats: Run['stats'] }) {
   const [open, setOpen] = useState(false);
   const region = useId();
+  const folded = useMediaQuery(PHONE) && !open;
   return (
     <section className={`card run-progress-card${open ? ' run-progress-card-open' : ''}`} aria-labelledby="run-progress-heading">
       <h2 id="run-progress-heading">Progress</h2>
@@ -121,7 +122,7 @@ function Progress({ stats }: { stats: Run['stats'] }) {
         </svg>
       </button>
       <div id={region} role="status" aria-live="polite" aria-atomic="true">
-        <RunProgress stats={stats} detailed />
+        <RunProgress stats={stats} detailed countsHidden={folded} />
       </div>
     </section>
   );

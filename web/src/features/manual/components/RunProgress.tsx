@@ -11,7 +11,16 @@ export function testedCount(stats: Stats): number {
   return stats.total - stats.untested;
 }
 
-export function RunProgress({ stats, detailed = false }: { stats: Stats; detailed?: boolean }) {
+/** `detailed`: the count per verdict too; `countsHidden`: those counts out of sight, still read by a screen reader. */
+export function RunProgress({
+  stats,
+  detailed = false,
+  countsHidden = false,
+}: {
+  stats: Stats;
+  detailed?: boolean;
+  countsHidden?: boolean;
+}) {
   const tested = testedCount(stats);
   const percent = stats.total === 0 ? 0 : Math.round((tested / stats.total) * 100);
   const counted = VERDICTS.filter((v) => v !== 'untested');
@@ -33,7 +42,7 @@ export function RunProgress({ stats, detailed = false }: { stats: Stats; detaile
         ({percent}%)
       </p>
       {detailed ? (
-        <dl className="verdict-counts">
+        <dl className={countsHidden ? 'verdict-counts visually-hidden' : 'verdict-counts'}>
           {VERDICTS.map((v) => (
             <div key={v} className={`verdict-count verdict-count-${v}`}>
               <dt>{valueLabel(v)}</dt>
