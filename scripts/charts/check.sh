@@ -97,21 +97,21 @@ render_notes() {
 }
 step "NOTES.txt renders" render_notes
 # Per component: Deployment, Service, ServiceAccount, ConfigMap, NetworkPolicy, PDB (x7: the gateway and six
-# services) and, per service, a migration Job (x6: the gateway has no schema); chart-wide: the release
+# services) and, per service, a migration Job and a headless RPC Service (x6: the gateway has neither); chart-wide: the release
 # default-deny and migrations NetworkPolicies, the migrations ServiceAccount, the inline Secret and its hook
 # copy. dev: + PostgreSQL, Redis, Kafka, S3 (Deployment, Service, ServiceAccount, NetworkPolicy; Kafka's
 # ConfigMap), no migration Jobs (the processes migrate at start).
 step "rendered objects (default values)" expect_kinds "$OUT/rendered-default.yaml" \
-  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=2 \
+  Deployment=7 Service=13 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=2 \
   HorizontalPodAutoscaler=0 Ingress=0
 step "rendered objects (dev values)" expect_kinds "$OUT/rendered-dev.yaml" \
-  Deployment=11 Service=11 ServiceAccount=11 ConfigMap=8 NetworkPolicy=12 PodDisruptionBudget=7 Job=0 Secret=1 \
+  Deployment=11 Service=17 ServiceAccount=11 ConfigMap=8 NetworkPolicy=12 PodDisruptionBudget=7 Job=0 Secret=1 \
   HorizontalPodAutoscaler=0 Ingress=0
 step "rendered objects (prod values)" expect_kinds "$OUT/rendered-prod.yaml" \
-  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
+  Deployment=7 Service=13 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
   HorizontalPodAutoscaler=4 Ingress=0
 step "rendered objects (external values)" expect_kinds "$OUT/rendered-external.yaml" \
-  Deployment=7 Service=7 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
+  Deployment=7 Service=13 ServiceAccount=8 ConfigMap=7 NetworkPolicy=9 PodDisruptionBudget=7 Job=6 Secret=0 \
   HorizontalPodAutoscaler=3 Ingress=1
 step "rendered objects (autoscaling values)" expect_kinds "$OUT/rendered-autoscaling.yaml" \
   Deployment=7 HorizontalPodAutoscaler=7 PodDisruptionBudget=7

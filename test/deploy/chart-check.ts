@@ -537,8 +537,9 @@ function deploymentsSelectedBy(r: Render, svc: K8sObject): K8sObject[] {
 /**
  * Settings that point at an in-cluster Service (`http://<service>.<namespace>.svc:<port>`) reach the
  * component the name says (IDENTITY_URL: identity; RUNS_URL: runs, ...) on the right port: the RPC
- * port, or the internal HTTP port for `*_HTTP_URL`. A URL of a dev.enabled instance (S3_ENDPOINT: the dev S3
- * server) reaches a port its container declares, and the NetworkPolicies let the workload through to it.
+ * port through its headless Service, or the internal HTTP port through its ClusterIP one for `*_HTTP_URL`. A
+ * URL of a dev.enabled instance (S3_ENDPOINT: the dev S3 server) reaches a port its container declares, and
+ * the NetworkPolicies let the workload through to it.
  */
 function checkServiceUrls(r: Render, o: K8sObject, loaded: Record<string, unknown>, process: string, at: string, problems: string[]): void {
   for (const [name, value] of Object.entries(loaded)) {
@@ -584,6 +585,16 @@ function checkServiceUrls(r: Render, o: K8sObject, loaded: Record<string, unknow
     const wantSetting = calleeSpec ? (name.endsWith('_HTTP_URL') ? calleeSpec.httpPort : calleeSpec.rpcPort) : undefined;
     if (!setting || setting !== wantSetting) {
       problems.push(`${at}: ${name}=${value} reaches ${callee}'s ${setting ?? 'unknown'} port, expected its ${wantSetting ?? '?'} port`);
+    } else if (calleeSpec) {
+      // RPC: the headless Service, whose name resolves to every ready pod (the kit deals calls over them:
+      // service-kit replicas.ts). Internal HTTP: the ClusterIP Service, which spreads a pool's connections (a
+      // headless name would put each one on the first address).
+      const headless = svc.spec.clusterIP === 'None';
+      const rpc = !name.endsWith('_HTTP_URL');
+      if (rpc !== headless)
+        problems.push(
+          `${at}: ${name}=${value}: Service ${svcName} is ${headless ? 'headless' : 'not headless'}, expected ${rpc ? 'a headless one' : 'a ClusterIP one'}`,
+        );
     }
     if (callee === process) problems.push(`${at}: ${name}=${value} points at the component itself`);
   }

@@ -10,7 +10,8 @@
  *  (d) container ports are the process's ports (by name) with the numbers its loader yields;
  *  (e) probes: gRPC on RPC_PORT for services (liveness and startup ask for the `liveness` health name,
  *      readiness for ""), HTTP GET /healthz and /readyz on PORT for the gateway;
- *      Service targetPorts exist; in-cluster URLs reach the named component on its RPC/HTTP port;
+ *      Service targetPorts exist; in-cluster URLs reach the named component on its RPC port (through its
+ *      headless Service) or HTTP port (through its ClusterIP one);
  *      nothing is left at a loopback default (BIND_HOST, URLs, brokers);
  *  (f) the loader accepts the rendered environment (no ConfigError); only processes with a schema have a
  *      migration Job (not the gateway).
@@ -25,7 +26,7 @@
  * Negative cases (default render with `--set`, or with one object edited) prove the checker reports a
  * stray name, a missing required setting, a wrong Secret key (chart-made and existingSecret), a Job on the
  * regular Secret, a credential in a ConfigMap, a wrong container port, probe or targetPort, an invalid
- * value, a loopback bind, an in-cluster URL on the wrong port, a gateway migration Job, and each
+ * value, a loopback bind, an in-cluster URL on the wrong port or Service, a gateway migration Job, and each
  * credential check above.
  * Needs .cache/bin/helm (`bash scripts/charts/install-tools.sh`); fails, never skips, without it.
  */
@@ -232,13 +233,27 @@ describe('the checker catches', () => {
   });
 
   it('a Service targetPort the Deployment does not declare', () => {
-    const problems = edited('Service', 'assay-analytics', (s) => {
+    const problems = edited('Service', 'assay-analytics-rpc', (s) => {
       s.spec.ports[0].targetPort = 'rpc';
     });
-    expect(problems).toContain('Service/assay-analytics: port grpc targets rpc, which Deployment/assay-analytics does not declare');
+    expect(problems).toContain('Service/assay-analytics-rpc: port grpc targets rpc, which Deployment/assay-analytics does not declare');
     // ... and so the callers' ANALYTICS_URL leads nowhere.
     expect(problems).toContain(
-      'Deployment/assay-gateway (gateway): ANALYTICS_URL=http://assay-analytics.assay.svc:7000: Service assay-analytics port 7000 targets rpc, which is no container port of analytics',
+      'Deployment/assay-gateway (gateway): ANALYTICS_URL=http://assay-analytics-rpc.assay.svc:7000: Service assay-analytics-rpc port 7000 targets rpc, which is no container port of analytics',
+    );
+  });
+
+  it('RPC through a ClusterIP Service (one connection, one replica), internal HTTP through a headless one', () => {
+    const rpc = edited('Service', 'assay-runs-rpc', (s) => delete s.spec.clusterIP);
+    expect(rpc).toContain(
+      'Deployment/assay-gateway (gateway): RUNS_URL=http://assay-runs-rpc.assay.svc:7000: Service assay-runs-rpc is not headless, expected a headless one',
+    );
+    expect(rpc).toContain(
+      'Deployment/assay-analytics (analytics): RUNS_URL=http://assay-runs-rpc.assay.svc:7000: Service assay-runs-rpc is not headless, expected a headless one',
+    );
+    const http = edited('Service', 'assay-runs', (s) => (s.spec.clusterIP = 'None'));
+    expect(http).toContain(
+      'Deployment/assay-gateway (gateway): RUNS_HTTP_URL=http://assay-runs.assay.svc:9000: Service assay-runs is headless, expected a ClusterIP one',
     );
   });
 

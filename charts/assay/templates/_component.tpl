@@ -151,6 +151,28 @@ spec:
       protocol: TCP
       appProtocol: http
     {{- end }}
+{{- if ne .key "gateway" }}
+---
+# Headless: its name resolves to every ready pod, for the callers' RPC clients to spread their calls over the
+# replicas (assay.rpcUrl); internal HTTP (uploads, downloads) stays on the ClusterIP Service above.
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "assay.rpcServiceName" . }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "assay.labels" . | nindent 4 }}
+spec:
+  clusterIP: None
+  selector:
+    {{- include "assay.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: grpc
+      port: {{ include "assay.port.rpc" . }}
+      targetPort: grpc
+      protocol: TCP
+      appProtocol: kubernetes.io/h2c
+{{- end }}
 {{- end }}
 {{- end -}}
 

@@ -156,6 +156,19 @@ app.kubernetes.io/component: migrations
 {{- printf "http://%s.%s.svc:%s" (include "assay.componentFullname" .) .root.Release.Namespace .port -}}
 {{- end -}}
 
+{{/*
+  The headless Service of a service's RPC port: its name resolves to every ready pod, and the kit's clients deal
+  their calls over them (packages/service-kit/src/replicas.ts). Through the ClusterIP Service, one HTTP/2
+  connection carried all of a pod's calls to the one replica it happened to reach.
+*/}}
+{{- define "assay.rpcServiceName" -}}
+{{- printf "%s-rpc" (include "assay.componentFullname" .) -}}
+{{- end -}}
+
+{{- define "assay.rpcUrl" -}}
+{{- printf "http://%s.%s.svc:%s" (include "assay.rpcServiceName" .) .root.Release.Namespace .port -}}
+{{- end -}}
+
 {{/* ---------------------------------------------------------------- secrets */}}
 
 {{/* ---------------------------------------------------------------- dev infrastructure */}}
@@ -356,7 +369,7 @@ one credential), two inline credentials with the same value, and a `migrations` 
 {{- $svc := dict -}}
 {{- range $k := splitList " " (include "assay.componentKeys" .) -}}
 {{- $ctx := dict "root" $root "key" $k -}}
-{{- $_ := set $svc $k (include "assay.url" (merge (dict "port" $rpc) $ctx)) -}}
+{{- $_ := set $svc $k (include "assay.rpcUrl" (merge (dict "port" $rpc) $ctx)) -}}
 {{- $_ := set $svc (printf "%sHttp" $k) (include "assay.url" (merge (dict "port" $http) $ctx)) -}}
 {{- end -}}
 {{- if eq .key "gateway" -}}

@@ -1,14 +1,17 @@
 /**
  * Typed clients for calling another process's Connect service (Connect protocol, binary, over h2c): unary calls
- * through `unary-transport.ts`, streaming ones through Connect's transport, on one HTTP/2 connection.
+ * through `unary-transport.ts`, one HTTP/2 connection per replica of the service (`replicas.ts`) when its URL names
+ * a host, streaming ones through Connect's transport on one connection.
  */
 import type http2 from 'node:http2';
+import net from 'node:net';
 import type { DescService } from '@bufbuild/protobuf';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { currentRequestId, REQUEST_ID_HEADER } from '@assay/logger';
 import { INTERNAL_AUTH_HEADER, internalAuthClientInterceptor, internalAuthValue } from './internal-auth';
 import { createUnaryTransport } from './unary-transport';
+import { ReplicaSessions, RESOLVE_EVERY_MS, systemLookup, type Lookup } from './replicas';
 import { encodePrincipal, PRINCIPAL_HEADER, type Principal } from './principal';
 
 export interface RpcClientOptions {
@@ -18,6 +21,9 @@ export interface RpcClientOptions {
   timeoutMs?: number;
   /** Largest message accepted from the server. */
   readMaxBytes?: number;
+  /** How a host name's addresses are found (default: the system's resolver), and how often again. */
+  lookup?: Lookup;
+  resolveEveryMs?: number;
 }
 
 /**
@@ -47,11 +53,18 @@ export class WideWindowSessionManager extends Http2SessionManager {
 }
 
 export function createRpcClient<T extends DescService>(service: T, opts: RpcClientOptions): Client<T> {
-  const sessionManager = new WideWindowSessionManager(
-    opts.baseUrl,
-    { pingIntervalMs: 10000, idleConnectionTimeoutMs: 60000 },
-    { settings: { initialWindowSize: RPC_STREAM_WINDOW } },
-  );
+  const sessionsFor = (baseUrl: string) =>
+    new WideWindowSessionManager(
+      baseUrl,
+      { pingIntervalMs: 10000, idleConnectionTimeoutMs: 60000 },
+      { settings: { initialWindowSize: RPC_STREAM_WINDOW } },
+    );
+  const sessionManager = sessionsFor(opts.baseUrl);
+  const url = new URL(opts.baseUrl);
+  const unarySessions =
+    net.isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0
+      ? new ReplicaSessions(url, sessionsFor, opts.lookup ?? systemLookup, opts.resolveEveryMs ?? RESOLVE_EVERY_MS)
+      : sessionManager;
   const timeoutMs = opts.timeoutMs ?? 15000;
   const readMaxBytes = opts.readMaxBytes ?? 64 * 1024 * 1024;
   const authorization = internalAuthValue(opts.internalToken);
@@ -73,7 +86,7 @@ export function createRpcClient<T extends DescService>(service: T, opts: RpcClie
   });
   const transport = createUnaryTransport({
     baseUrl: opts.baseUrl,
-    sessionManager,
+    sessions: unarySessions,
     defaultTimeoutMs: timeoutMs,
     readMaxBytes,
     streams,

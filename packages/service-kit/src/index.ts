@@ -13,3 +13,4 @@ export * from './memory';
 export { DEADLINE_HEADER } from './caller-scope';
 export { unaryHandler, type UnaryHandlerOptions } from './unary-handler';
 export * from './idempotency';
+export { type Lookup } from './replicas';

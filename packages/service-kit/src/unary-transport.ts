@@ -29,14 +29,15 @@ import {
 import { Code, ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from '@connectrpc/connect';
 import { createMethodUrl } from '@connectrpc/connect/protocol';
 import { codeFromHttpStatus, errorFromJsonBytes, trailerDemux } from '@connectrpc/connect/protocol-connect';
-import type { Http2SessionManager } from '@connectrpc/connect-node';
+import type { SessionSource } from './replicas';
 
 /** What `CallOptions.headers` may be (the DOM's HeadersInit, which this build's libs do not declare). */
 type HeadersInit = ConstructorParameters<typeof Headers>[0];
 
 export interface UnaryTransportOptions {
   baseUrl: string;
-  sessionManager: Http2SessionManager;
+  /** Connect's session manager (one connection), or one per replica of the service (`replicas.ts`). */
+  sessions: SessionSource;
   /** Adds what every call carries to a call's own headers (lower-cased names). */
   headers: (call: Record<string, string>) => void;
   /** When a call gives none; 0 or less in a call means none. */
@@ -179,7 +180,7 @@ export function createUnaryTransport(o: UnaryTransportOptions): Transport {
           timer = setTimeout(() => fail(new ConnectError('the operation timed out', Code.DeadlineExceeded), NGHTTP2_CANCEL), timeout);
         signal?.addEventListener('abort', onAbort, { once: true });
 
-        o.sessionManager.request('POST', pathOf(method), headers, {}).then(
+        o.sessions.request('POST', pathOf(method), headers, {}).then(
           (s) => {
             if (settled) {
               s.close(NGHTTP2_CANCEL);
@@ -201,7 +202,7 @@ export function createUnaryTransport(o: UnaryTransportOptions): Transport {
                 );
             });
             s.on('data', (chunk: Buffer) => {
-              o.sessionManager.notifyResponseByteRead(s);
+              o.sessions.notifyResponseByteRead(s);
               size += chunk.length;
               if (size > o.readMaxBytes)
                 fail(new ConnectError(`message size is larger than configured readMaxBytes ${o.readMaxBytes}`, Code.ResourceExhausted));

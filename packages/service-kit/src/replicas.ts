@@ -1,0 +1,153 @@
+/**
+ * Internal unary calls dealt over every replica of the service they go to.
+ *
+ * A process's calls to a service ride one HTTP/2 connection, and a Kubernetes ClusterIP Service balances
+ * connections, not requests: behind one, every call of a gateway pod went to the one pod its connection happened
+ * to reach, whatever the service's replica count (gRPC's well-known trap on Kubernetes). The chart points the
+ * internal RPC URLs at headless Services, whose name resolves to every ready pod; this looks the name up, keeps one
+ * connection per address and deals the calls round robin among them, as gRPC's `dns:///` resolver with its
+ * `round_robin` policy does. A URL whose host is an address (`make up`, the tests) keeps its one connection
+ * (`createRpcClient` does not use this then).
+ *
+ * The name is looked up again on the first call after `resolveEveryMs` (in the background: calls go on meanwhile),
+ * and as soon as a connection to one of its addresses cannot be opened. Such a call never reached a server, so it
+ * is tried on the next address (each once); the address is left out until the next lookup. An address that left
+ * the name keeps its connection for the calls in flight on it, which closes once idle (the session manager's idle
+ * timeout).
+ */
+import dns from 'node:dns';
+import type http2 from 'node:http2';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Http2SessionManager } from '@connectrpc/connect-node';
+
+/** What the unary transport needs of a connection: Connect's session manager, or this. */
+export type SessionSource = Pick<Http2SessionManager, 'request' | 'notifyResponseByteRead'>;
+
+/** Every address a host name resolves to (the system's resolver: /etc/hosts, then DNS, as `http2.connect` does). */
+export type Lookup = (host: string) => Promise<string[]>;
+
+export const systemLookup: Lookup = async (host) => (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
+
+/** How often a service's name is looked up again: a pod added behind it gets calls within this. */
+export const RESOLVE_EVERY_MS = 10_000;
+/** The least time between two lookups that failed connections ask for (or `resolveEveryMs` when shorter). */
+const RESOLVE_AGAIN_AFTER_FAILURE_MS = 1_000;
+
+interface Member {
+  address: string;
+  sessions: Http2SessionManager;
+  /** Refused a connection since the last lookup. */
+  down: boolean;
+}
+
+export class ReplicaSessions implements SessionSource {
+  private members: Member[] = [];
+  /** The members not `down` (all of them when every one is): the rotation. */
+  private live: Member[] = [];
+  /** Where the rotation starts differs between processes, so that replicas of a caller do not move in step. */
+  private next = Math.floor(Math.random() * 1024);
+  private resolvedAt = -Infinity;
+  private resolving: Promise<void> | undefined;
+  private readonly owners = new WeakMap<http2.ClientHttp2Stream, Http2SessionManager>();
+
+  constructor(
+    private readonly url: URL,
+    /** One session manager (one connection) for a URL naming one address. */
+    private readonly sessionsFor: (baseUrl: string) => Http2SessionManager,
+    private readonly lookup: Lookup = systemLookup,
+    private readonly resolveEveryMs = RESOLVE_EVERY_MS,
+  ) {}
+
+  async request(...args: Parameters<Http2SessionManager['request']>): Promise<http2.ClientHttp2Stream> {
+    if (this.members.length === 0) await this.resolve();
+    else if (performance.now() - this.resolvedAt >= this.resolveEveryMs) this.resolveInBackground();
+    const first = this.live[this.next++ % this.live.length]!;
+    try {
+      return await this.open(first, args);
+    } catch (err) {
+      // No stream was opened: the server never saw the call, which may go to another replica: each other one
+      // once, those that did not refuse first.
+      const others = this.members.filter((m) => m !== first);
+      for (const m of [...others.filter((x) => !x.down), ...others.filter((x) => x.down)]) {
+        try {
+          return await this.open(m, args);
+        } catch {
+          // tried; the first failure is the call's
+        }
+      }
+      throw err;
+    }
+  }
+
+  private async open(m: Member, args: Parameters<Http2SessionManager['request']>): Promise<http2.ClientHttp2Stream> {
+    try {
+      const stream = await m.sessions.request(...args);
+      this.owners.set(stream, m.sessions);
+      if (m.down) this.markUp(m);
+      return stream;
+    } catch (err) {
+      this.markDown(m);
+      if (performance.now() - this.resolvedAt >= Math.min(this.resolveEveryMs, RESOLVE_AGAIN_AFTER_FAILURE_MS)) this.resolveInBackground();
+      throw err;
+    }
+  }
+
+  notifyResponseByteRead(stream: http2.ClientHttp2Stream): void {
+    this.owners.get(stream)?.notifyResponseByteRead(stream);
+  }
+
+  private markDown(m: Member): void {
+    m.down = true;
+    this.rotate();
+  }
+
+  private markUp(m: Member): void {
+    m.down = false;
+    this.rotate();
+  }
+
+  private rotate(): void {
+    const up = this.members.filter((x) => !x.down);
+    this.live = up.length > 0 ? up : this.members;
+  }
+
+  private resolveInBackground(): void {
+    // A failed lookup keeps the addresses the last one gave (a DNS hiccup must not stop every call).
+    this.resolve().catch(() => undefined);
+  }
+
+  private resolve(): Promise<void> {
+    if (!this.resolving) {
+      // `finally` runs after this assignment even when the lookup fails at once.
+      const pending = this.lookUp().finally(() => {
+        this.resolvedAt = performance.now();
+        if (this.resolving === pending) this.resolving = undefined;
+      });
+      this.resolving = pending;
+    }
+    return this.resolving;
+  }
+
+  private async lookUp(): Promise<void> {
+    try {
+      const addresses = [...new Set(await this.lookup(this.url.hostname))];
+      if (addresses.length === 0) throw new Error(`${this.url.hostname} resolves to no address`);
+      const known = new Map(this.members.map((m) => [m.address, m]));
+      this.members = addresses.map((address) => {
+        const m = known.get(address);
+        if (m) return { ...m, down: false };
+        return { address, sessions: this.sessionsFor(this.urlOf(address)), down: false };
+      });
+      this.live = this.members;
+    } catch (err) {
+      if (this.members.length === 0)
+        throw new ConnectError(`cannot resolve ${this.url.hostname}`, Code.Unavailable, undefined, undefined, err);
+    }
+  }
+
+  private urlOf(address: string): string {
+    const u = new URL(this.url.href);
+    u.hostname = address.includes(':') ? `[${address}]` : address;
+    return u.origin;
+  }
+}

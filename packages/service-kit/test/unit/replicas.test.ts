@@ -1,0 +1,174 @@
+/**
+ * Internal calls dealt over every replica a service's name resolves to (replicas.ts, through createRpcClient):
+ * real h2c servers on 127.0.0.1, 127.0.0.2 and 127.0.0.3 with one port, as the pods behind a headless Service
+ * are; only the name's lookup is given (the addresses a DNS server would answer).
+ */
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { createRpcClient, type Lookup } from '../../src';
+import { unaryHandler } from '../../src/unary-handler';
+
+const TOKEN = 'replicas-test-credential-32-characters';
+const HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
+
+interface Replica {
+  host: string;
+  calls: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A server answering `listRuns` with its own address, listening on host:port. Closing it is the kit's drain: no new
+ * connection, a GOAWAY on each open one (server.ts).
+ */
+async function startReplica(host: string, port: number): Promise<Replica & { port: number }> {
+  const replica = { host, calls: 0 };
+  const routes = (router: ConnectRouter) =>
+    router.service(RunsService, {
+      listRuns: () => {
+        replica.calls++;
+        return { runsJson: Buffer.from(host) };
+      },
+    });
+  const shutdownSignal = new AbortController().signal;
+  const fast = unaryHandler({ interceptors: [], readMaxBytes: 1 << 20, shutdownSignal });
+  const connect = connectNodeAdapter({ routes: fast.routes(routes), shutdownSignal });
+  const server = http2.createServer({}, (req, res) => {
+    if (!fast.handle(req, res)) connect(req, res);
+  });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (s) => sessions.add(s));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return Object.assign(replica, {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sessions) s.close();
+      }),
+  });
+}
+
+/** Three replicas on one port (the first on a free one, the others on the same port of their own address). */
+async function startReplicas(): Promise<{ port: number; replicas: Replica[] }> {
+  for (let attempt = 0; ; attempt++) {
+    const first = await startReplica(HOSTS[0]!, 0);
+    try {
+      const rest = await Promise.all(HOSTS.slice(1).map((h) => startReplica(h, first.port)));
+      return { port: first.port, replicas: [first, ...rest] };
+    } catch (err) {
+      await first.close();
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+describe('internal calls over the replicas a name resolves to', () => {
+  let port: number;
+  let replicas: Replica[];
+  let answer: string[];
+  let lookups: string[];
+  const lookup: Lookup = async (host) => {
+    lookups.push(host);
+    if (answer.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return answer;
+  };
+  const client = (resolveEveryMs?: number) =>
+    createRpcClient(RunsService, { baseUrl: `http://runs.assay.svc:${port}`, internalToken: TOKEN, lookup, resolveEveryMs });
+  const callsOf = () => replicas.map((r) => r.calls);
+  const answeredBy = async (c: ReturnType<typeof client>) => Buffer.from((await c.listRuns({ projectId: 'p' })).runsJson).toString();
+
+  beforeEach(async () => {
+    ({ port, replicas } = await startReplicas());
+    answer = HOSTS.slice(0, 2);
+    lookups = [];
+  });
+  afterEach(async () => {
+    await Promise.all(replicas.map((r) => r.close()));
+  });
+
+  it('deals the calls round robin over every address of the name, looked up once', async () => {
+    const c = client();
+    const first = await answeredBy(c);
+    for (let i = 0; i < 9; i++) await answeredBy(c);
+    expect(callsOf()).toEqual([5, 5, 0]);
+    // Calls in flight together are dealt too.
+    await Promise.all(Array.from({ length: 20 }, () => answeredBy(c)));
+    expect(callsOf()).toEqual([15, 15, 0]);
+    expect(lookups).toEqual(['runs.assay.svc']);
+    expect(HOSTS.slice(0, 2)).toContain(first);
+  });
+
+  it('a replica that goes away: its calls go to the others without an error, and the name is looked up again', async () => {
+    const c = client();
+    await Promise.all(Array.from({ length: 4 }, () => answeredBy(c)));
+    expect(callsOf()).toEqual([2, 2, 0]);
+    await replicas[1]!.close();
+    answer = [HOSTS[0]!];
+    // The GOAWAY read, and past the least time between lookups (a second; the next one by age is 10 s away).
+    await new Promise((r) => setTimeout(r, 1100));
+    const by = await Promise.all(Array.from({ length: 10 }, () => answeredBy(c)));
+    expect(by).toEqual(Array(10).fill(HOSTS[0]));
+    expect(lookups.length).toBe(2);
+  });
+
+  it('a replica added behind the name gets calls after the next lookup', async () => {
+    const c = client(50);
+    for (let i = 0; i < 4; i++) await answeredBy(c);
+    expect(callsOf()).toEqual([2, 2, 0]);
+    answer = HOSTS;
+    await new Promise((r) => setTimeout(r, 60));
+    await answeredBy(c); // starts the lookup, and goes to a replica of the old list
+    for (let i = 0; i < 30; i++) await answeredBy(c);
+    expect(replicas[2]!.calls).toBeGreaterThanOrEqual(9);
+    expect(lookups.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a lookup that fails later keeps the addresses it had', async () => {
+    const c = client(20);
+    await answeredBy(c);
+    answer = [];
+    await new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < 6; i++) await answeredBy(c);
+    expect(callsOf().reduce((a, b) => a + b)).toBe(7);
+    expect(lookups.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a name that resolves to nothing fails the call as UNAVAILABLE, with the lookup error as its cause, until it resolves', async () => {
+    answer = [];
+    const c = client();
+    const err = await c.listRuns({ projectId: 'p' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect((err as ConnectError).code).toBe(Code.Unavailable);
+    expect(((err as ConnectError).cause as { code?: string }).code).toBe('ENOTFOUND');
+    // The next call looks the name up again.
+    answer = [HOSTS[1]!];
+    await expect(answeredBy(c)).resolves.toBe(HOSTS[1]);
+  });
+
+  it('every replica gone: the refused connection is the error; back once one is there again', async () => {
+    const c = client();
+    await answeredBy(c);
+    await Promise.all(replicas.map((r) => r.close()));
+    await new Promise((r) => setTimeout(r, 20));
+    const err = await c.listRuns({ projectId: 'p' }).catch((e: unknown) => e);
+    // Its code is UNAVAILABLE in a process; under jest Node's errors come from another realm (unary-transport.test.ts).
+    expect(err).toBeInstanceOf(ConnectError);
+    expect(((err as ConnectError).cause as { code?: string }).code).toBe('ECONNREFUSED');
+    replicas[0] = await startReplica(HOSTS[0]!, port);
+    // Whichever address the rotation is at, each call finds the one that is back.
+    for (let i = 0; i < 4; i++) await expect(answeredBy(c)).resolves.toBe(HOSTS[0]);
+  });
+
+  it('a URL naming an address keeps one connection and looks nothing up', async () => {
+    const c = createRpcClient(RunsService, { baseUrl: `http://127.0.0.2:${port}`, internalToken: TOKEN, lookup });
+    for (let i = 0; i < 4; i++) expect(await answeredBy(c)).toBe('127.0.0.2');
+    expect(lookups).toEqual([]);
+  });
+});
