@@ -13,7 +13,8 @@
  * What it keeps of Connect: the wire protocol (any Connect server answers it; the service kit's servers also speak
  * gRPC), the session manager (connection reuse, keep-alive pings, reconnecting), the error JSON codec and the
  * HTTP-status mapping, and the error codes Connect's own client gives for timeouts, cancellation, refused
- * connections and reset streams. What it drops: interceptors. The kit's client adds two headers and nothing else
+ * connections and reset streams; and gRPC's transparent retry: a stream the server refused unprocessed is sent
+ * once more. What it drops: interceptors. The kit's client adds two headers and nothing else
  * (`clients.ts`), so they are plain headers here.
  */
 import http2 from 'node:http2';
@@ -180,79 +181,98 @@ export function createUnaryTransport(o: UnaryTransportOptions): Transport {
           timer = setTimeout(() => fail(new ConnectError('the operation timed out', Code.DeadlineExceeded), NGHTTP2_CANCEL), timeout);
         signal?.addEventListener('abort', onAbort, { once: true });
 
-        o.sessions.request('POST', pathOf(method), headers, {}).then(
-          (s) => {
-            if (settled) {
-              s.close(NGHTTP2_CANCEL);
-              return;
-            }
-            stream = s;
-            const chunks: Buffer[] = [];
-            let size = 0;
-            let response: http2.IncomingHttpHeaders | undefined;
-            s.on('response', (h) => {
-              response = h;
-              const length = Number(h['content-length']);
-              if (length > o.readMaxBytes)
-                fail(
-                  new ConnectError(
-                    `message size ${length} is larger than configured readMaxBytes ${o.readMaxBytes}`,
-                    Code.ResourceExhausted,
-                  ),
-                );
-            });
-            s.on('data', (chunk: Buffer) => {
-              o.sessions.notifyResponseByteRead(s);
-              size += chunk.length;
-              if (size > o.readMaxBytes)
-                fail(new ConnectError(`message size is larger than configured readMaxBytes ${o.readMaxBytes}`, Code.ResourceExhausted));
-              else chunks.push(chunk);
-            });
-            s.on('end', () => {
-              if (settled) return;
-              const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-              const status = Number(response?.[':status'] ?? 0);
-              const raw = response ?? {};
-              const type = String(raw['content-type'] ?? '');
-              const encoding = raw['content-encoding'];
-              try {
-                if (encoding !== undefined && encoding !== 'identity')
-                  throw new ConnectError(`unsupported response encoding "${String(encoding)}"`, Code.Internal);
-                if (status !== 200) {
-                  const fallback = new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status));
-                  // A Connect error is JSON; anything else (a proxy's page) is known by its status alone.
-                  throw /^application\/json/.test(type) ? errorFromJsonBytes(bytes, lazyHeaders(raw)()[0], fallback) : fallback;
-                }
-                if (!/^application\/proto(;|$)/.test(type))
-                  throw new ConnectError(`unsupported content type ${type}`, type ? Code.Internal : Code.Unknown);
-                const message = fromBinary(method.output, bytes);
-                const headersOnce = lazyHeaders(raw);
-                finish();
-                resolve({
-                  stream: false,
-                  service: method.parent,
-                  method,
-                  get header() {
-                    return headersOnce()[0];
-                  },
-                  get trailer() {
-                    return headersOnce()[1];
-                  },
-                  message,
-                } as UnaryResponse<I, O>);
-              } catch (err) {
-                fail(err instanceof ConnectError ? err : ConnectError.from(err, Code.Internal));
+        // `mayResend`: a stream the server refused (REFUSED_STREAM, e.g. opened as it sent its GOAWAY while draining)
+        // was not processed (RFC 9113 §8.7), so the call is sent once more, on a new stream (another replica's when
+        // there are several): gRPC's transparent retry.
+        const send = (mayResend: boolean): void => {
+          o.sessions.request('POST', pathOf(method), headers, {}).then(
+            (s) => {
+              if (settled) {
+                s.close(NGHTTP2_CANCEL);
+                return;
               }
-            });
-            s.on('error', (err) => fail(errorFromNode(err)));
-            s.on('close', () => {
-              if (settled) return;
-              fail(errorFromReset(s.rstCode ?? 0) ?? new ConnectError('http/2 stream closed before the answer', Code.Internal));
-            });
-            s.end(body);
-          },
-          (err: unknown) => fail(errorFromNode(err)),
-        );
+              stream = s;
+              let resent = false;
+              const resendIfRefused = () => {
+                if (resent || settled || !mayResend || response !== undefined || s.rstCode !== NGHTTP2_REFUSED_STREAM) return resent;
+                resent = true;
+                stream = undefined;
+                send(false);
+                return true;
+              };
+              const chunks: Buffer[] = [];
+              let size = 0;
+              let response: http2.IncomingHttpHeaders | undefined;
+              s.on('response', (h) => {
+                response = h;
+                const length = Number(h['content-length']);
+                if (length > o.readMaxBytes)
+                  fail(
+                    new ConnectError(
+                      `message size ${length} is larger than configured readMaxBytes ${o.readMaxBytes}`,
+                      Code.ResourceExhausted,
+                    ),
+                  );
+              });
+              s.on('data', (chunk: Buffer) => {
+                o.sessions.notifyResponseByteRead(s);
+                size += chunk.length;
+                if (size > o.readMaxBytes)
+                  fail(new ConnectError(`message size is larger than configured readMaxBytes ${o.readMaxBytes}`, Code.ResourceExhausted));
+                else chunks.push(chunk);
+              });
+              s.on('end', () => {
+                if (settled) return;
+                const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+                const status = Number(response?.[':status'] ?? 0);
+                const raw = response ?? {};
+                const type = String(raw['content-type'] ?? '');
+                const encoding = raw['content-encoding'];
+                try {
+                  if (encoding !== undefined && encoding !== 'identity')
+                    throw new ConnectError(`unsupported response encoding "${String(encoding)}"`, Code.Internal);
+                  if (status !== 200) {
+                    const fallback = new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status));
+                    // A Connect error is JSON; anything else (a proxy's page) is known by its status alone.
+                    throw /^application\/json/.test(type) ? errorFromJsonBytes(bytes, lazyHeaders(raw)()[0], fallback) : fallback;
+                  }
+                  if (!/^application\/proto(;|$)/.test(type))
+                    throw new ConnectError(`unsupported content type ${type}`, type ? Code.Internal : Code.Unknown);
+                  const message = fromBinary(method.output, bytes);
+                  const headersOnce = lazyHeaders(raw);
+                  finish();
+                  resolve({
+                    stream: false,
+                    service: method.parent,
+                    method,
+                    get header() {
+                      return headersOnce()[0];
+                    },
+                    get trailer() {
+                      return headersOnce()[1];
+                    },
+                    message,
+                  } as UnaryResponse<I, O>);
+                } catch (err) {
+                  fail(err instanceof ConnectError ? err : ConnectError.from(err, Code.Internal));
+                }
+              });
+              s.on('error', (err: Error & { code?: string }) => {
+                if (resendIfRefused()) return;
+                // A stream the server reset: its code says what happened (a refused one is UNAVAILABLE, not INTERNAL).
+                const reset = err.code === 'ERR_HTTP2_STREAM_ERROR' && s.rstCode ? errorFromReset(s.rstCode) : undefined;
+                fail(reset ?? errorFromNode(err));
+              });
+              s.on('close', () => {
+                if (settled || resendIfRefused()) return;
+                fail(errorFromReset(s.rstCode ?? 0) ?? new ConnectError('http/2 stream closed before the answer', Code.Internal));
+              });
+              s.end(body);
+            },
+            (err: unknown) => fail(errorFromNode(err)),
+          );
+        };
+        send(true);
       });
     },
 

@@ -203,6 +203,50 @@ describe('internal unary calls (the kit client and the fast path)', () => {
     }
   });
 
+  it('sends a call the server refused (REFUSED_STREAM: not processed, as while draining) once more, and only once', async () => {
+    // Refuses the first `refuse` streams, then answers through Connect's handler.
+    let refuse = 1;
+    let streams = 0;
+    const answer = connectNodeAdapter({
+      routes: (r) => r.service(RunsService, { listRuns: (req) => ({ runsJson: Buffer.from(req.projectId) }) }),
+    });
+    const plain = http2.createServer({}, (req, res) => {
+      streams++;
+      if (refuse-- > 0) req.stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      else answer(req, res);
+    });
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    try {
+      const c = createRpcClient(RunsService, {
+        baseUrl: `http://127.0.0.1:${(plain.address() as AddressInfo).port}`,
+        internalToken: TOKEN,
+      });
+      expect(Buffer.from((await c.listRuns({ projectId: 'again' })).runsJson).toString()).toBe('again');
+      expect(streams).toBe(2);
+      // Refused twice: UNAVAILABLE, after two streams (no loop).
+      refuse = 2;
+      streams = 0;
+      await expect(c.listRuns({ projectId: 'twice' })).rejects.toMatchObject({ code: Code.Unavailable });
+      expect(streams).toBe(2);
+      // Any other reset before the answer is not sent again.
+      const reset = http2.createServer({}, (req) => {
+        streams++;
+        req.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      });
+      await new Promise<void>((r) => reset.listen(0, '127.0.0.1', r));
+      streams = 0;
+      const r = createRpcClient(RunsService, {
+        baseUrl: `http://127.0.0.1:${(reset.address() as AddressInfo).port}`,
+        internalToken: TOKEN,
+      });
+      await expect(r.listRuns({ projectId: 'reset' })).rejects.toMatchObject({ code: Code.Internal });
+      expect(streams).toBe(1);
+      await new Promise((done) => reset.close(done));
+    } finally {
+      await new Promise((r) => plain.close(r));
+    }
+  });
+
   it("gives the handler's error its code, message, details and metadata; a bug answers INTERNAL without its message", async () => {
     const err = await client()
       .listRuns({ projectId: 'not-found' })
