@@ -3,8 +3,9 @@
  * real h2c servers on 127.0.0.1, 127.0.0.2 and 127.0.0.3 with one port, as the pods behind a headless Service
  * are; only the name's lookup is given (the addresses a DNS server would answer).
  */
+import { fork } from 'node:child_process';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
@@ -164,6 +165,43 @@ describe('internal calls over the replicas a name resolves to', () => {
     replicas[0] = await startReplica(HOSTS[0]!, port);
     // Whichever address the rotation is at, each call finds the one that is back.
     for (let i = 0; i < 4; i++) await expect(answeredBy(c)).resolves.toBe(HOSTS[0]);
+  });
+
+  it('a replica that does not answer connection attempts (its node gone): after the connect timeout, the others', async () => {
+    // 127.0.0.3's port belongs to a stopped process with a full accept queue: the kernel drops new connections' SYNs.
+    await replicas[2]!.close();
+    const child = fork(
+      '-e',
+      [`require('net').createServer().listen({ port: ${port}, host: '127.0.0.3', backlog: 1 }, () => process.send('up'))`],
+      {
+        execArgv: [],
+      },
+    );
+    const held: net.Socket[] = [];
+    try {
+      await new Promise((r) => child.once('message', r));
+      process.kill(child.pid!, 'SIGSTOP');
+      for (let i = 0; i < 3; i++) held.push(net.connect(port, '127.0.0.3').on('error', () => undefined));
+      await new Promise((r) => setTimeout(r, 100));
+      answer = [HOSTS[2]!, HOSTS[0]!];
+      const c = createRpcClient(RunsService, {
+        baseUrl: `http://runs.assay.svc:${port}`,
+        internalToken: TOKEN,
+        lookup,
+        connectTimeoutMs: 300,
+      });
+      const started = performance.now();
+      const by = await Promise.all(Array.from({ length: 6 }, () => answeredBy(c)));
+      expect(by).toEqual(Array(6).fill(HOSTS[0]));
+      expect(performance.now() - started).toBeLessThan(2000);
+      // Left out now: the next calls do not wait.
+      const again = performance.now();
+      for (let i = 0; i < 4; i++) expect(await answeredBy(c)).toBe(HOSTS[0]);
+      expect(performance.now() - again).toBeLessThan(250);
+    } finally {
+      for (const h of held) h.destroy();
+      child.kill('SIGKILL');
+    }
   });
 
   it('a URL naming an address keeps one connection and looks nothing up', async () => {
