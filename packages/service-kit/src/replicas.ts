@@ -11,9 +11,11 @@
  *
  * The name is looked up again on the first call after `resolveEveryMs` (in the background: calls go on meanwhile),
  * and as soon as a connection to one of its addresses cannot be opened. Such a call never reached a server, so it
- * is tried on the next address (each once); the address is left out until the next lookup. An address that left
- * the name keeps its connection for the calls in flight on it, which closes once idle (the session manager's idle
- * timeout).
+ * is tried on the next address (each once). An address whose connection failed is left out of the rotation (unless
+ * every one is) and reconnected in the background, after 0.5 s and then twice as long each time up to 30 s; it is
+ * dealt calls again once a connection opens, so that no call waits on a replica that is gone while the name still
+ * lists it. An address that left the name keeps its connection for the calls in flight on it, which closes once
+ * idle (the session manager's idle timeout).
  */
 import dns from 'node:dns';
 import type http2 from 'node:http2';
@@ -32,11 +34,14 @@ export const systemLookup: Lookup = async (host) => (await dns.promises.lookup(h
 export const RESOLVE_EVERY_MS = 10_000;
 /** The least time between two lookups that failed connections ask for (or `resolveEveryMs` when shorter). */
 const RESOLVE_AGAIN_AFTER_FAILURE_MS = 1_000;
+/** The first and the longest wait before a failed address is reconnected in the background. */
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 30_000;
 
 interface Member {
   address: string;
   sessions: Http2SessionManager;
-  /** Refused a connection since the last lookup. */
+  /** Its connection failed, and no connection opened since: out of the rotation, reconnected in the background. */
   down: boolean;
 }
 
@@ -86,7 +91,7 @@ export class ReplicaSessions implements SessionSource {
       if (m.down) this.markUp(m);
       return stream;
     } catch (err) {
-      this.markDown(m);
+      if (!m.down) this.markDown(m);
       if (performance.now() - this.resolvedAt >= Math.min(this.resolveEveryMs, RESOLVE_AGAIN_AFTER_FAILURE_MS)) this.resolveInBackground();
       throw err;
     }
@@ -99,6 +104,19 @@ export class ReplicaSessions implements SessionSource {
   private markDown(m: Member): void {
     m.down = true;
     this.rotate();
+    this.reconnectLater(m, RECONNECT_FIRST_MS);
+  }
+
+  /** Tries to open `m`'s connection after `ms` (while the name lists it and it is still down), backing off. */
+  private reconnectLater(m: Member, ms: number): void {
+    setTimeout(() => {
+      if (!m.down || !this.members.includes(m)) return;
+      void m.sessions.connect().then((state) => {
+        if (!m.down || !this.members.includes(m)) return;
+        if (state === 'error') this.reconnectLater(m, Math.min(ms * 2, RECONNECT_MAX_MS));
+        else this.markUp(m);
+      });
+    }, ms).unref();
   }
 
   private markUp(m: Member): void {
@@ -133,12 +151,8 @@ export class ReplicaSessions implements SessionSource {
       const addresses = [...new Set(await this.lookup(this.url.hostname))];
       if (addresses.length === 0) throw new Error(`${this.url.hostname} resolves to no address`);
       const known = new Map(this.members.map((m) => [m.address, m]));
-      this.members = addresses.map((address) => {
-        const m = known.get(address);
-        if (m) return { ...m, down: false };
-        return { address, sessions: this.sessionsFor(this.urlOf(address)), down: false };
-      });
-      this.live = this.members;
+      this.members = addresses.map((a) => known.get(a) ?? { address: a, sessions: this.sessionsFor(this.urlOf(a)), down: false });
+      this.rotate();
     } catch (err) {
       if (this.members.length === 0)
         throw new ConnectError(`cannot resolve ${this.url.hostname}`, Code.Unavailable, undefined, undefined, err);

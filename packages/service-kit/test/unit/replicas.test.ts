@@ -119,6 +119,21 @@ describe('internal calls over the replicas a name resolves to', () => {
     expect(lookups.length).toBe(2);
   });
 
+  it('a replica whose connection failed, still listed: out of the rotation, and back in once it answers again', async () => {
+    const c = client();
+    await Promise.all(Array.from({ length: 4 }, () => answeredBy(c)));
+    await replicas[1]!.close();
+    await new Promise((r) => setTimeout(r, 20)); // the GOAWAY read
+    // The name still lists it (a pod whose endpoint is not updated yet): no call fails, none goes there.
+    const by = await Promise.all(Array.from({ length: 8 }, () => answeredBy(c)));
+    expect(by).toEqual(Array(8).fill(HOSTS[0]));
+    replicas[1] = await startReplica(HOSTS[1]!, port);
+    // Reconnected in the background (after half a second, then a second): dealt calls again.
+    await new Promise((r) => setTimeout(r, 700));
+    const after = await Promise.all(Array.from({ length: 8 }, () => answeredBy(c)));
+    expect(after.filter((h) => h === HOSTS[1])).toHaveLength(4);
+  });
+
   it('a replica added behind the name gets calls after the next lookup', async () => {
     const c = client(50);
     for (let i = 0; i < 4; i++) await answeredBy(c);
