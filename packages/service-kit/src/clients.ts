@@ -39,9 +39,15 @@ export const CONNECT_TIMEOUT_MS = 3000;
 function connectWithin(timeoutMs: number): (authority: URL) => net.Socket {
   return (authority) => {
     const socket = net.connect({ host: authority.hostname.replace(/^\[|\]$/g, ''), port: Number(authority.port || 80) });
-    const timer = setTimeout(() => {
-      if (socket.connecting) socket.destroy(Object.assign(new Error(`connect ETIMEDOUT ${authority.host}`), { code: 'ETIMEDOUT' }));
-    }, timeoutMs);
+    // Decided after the turn's I/O: timers run first, so after a stalled event loop (a busy process) a connection
+    // opened meanwhile is still `connecting` when its timer fires.
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (socket.connecting) socket.destroy(Object.assign(new Error(`connect ETIMEDOUT ${authority.host}`), { code: 'ETIMEDOUT' }));
+        }),
+      timeoutMs,
+    );
     const done = () => clearTimeout(timer);
     socket.once('connect', done).once('close', done);
     return socket;

@@ -219,6 +219,15 @@ describe('internal calls over the replicas a name resolves to', () => {
     }
   });
 
+  it('a connection opened while the event loop was busy past the connect timeout is kept (the timer runs first)', async () => {
+    const c = createRpcClient(RunsService, { baseUrl: `http://127.0.0.1:${port}`, internalToken: TOKEN, connectTimeoutMs: 50 });
+    const call = c.listRuns({ projectId: 'p' });
+    for (let i = 0; i < 5; i++) await Promise.resolve(); // the connection is being opened
+    const until = performance.now() + 200;
+    while (performance.now() < until); // a busy process: the connection opens, its timer falls due
+    expect(Buffer.from((await call).runsJson).toString()).toBe(HOSTS[0]);
+  });
+
   it('a URL naming an address keeps one connection and looks nothing up', async () => {
     const c = createRpcClient(RunsService, { baseUrl: `http://127.0.0.2:${port}`, internalToken: TOKEN, lookup });
     for (let i = 0; i < 4; i++) expect(await answeredBy(c)).toBe('127.0.0.2');
