@@ -35,10 +35,13 @@ export interface RpcClientOptions {
  */
 export const CONNECT_TIMEOUT_MS = 3000;
 
+/** A URL's host name or address, an IPv6 one without its brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
 /** A TCP connection to the URL's host that fails after `timeoutMs` unless it is open by then (`http2.connect`'s hook). */
 function connectWithin(timeoutMs: number): (authority: URL) => net.Socket {
   return (authority) => {
-    const socket = net.connect({ host: authority.hostname.replace(/^\[|\]$/g, ''), port: Number(authority.port || 80) });
+    const socket = net.connect({ host: hostOf(authority), port: Number(authority.port || 80) });
     // Decided after the turn's I/O: timers run first, so after a stalled event loop (a busy process) a connection
     // opened meanwhile is still `connecting` when its timer fires.
     const timer = setTimeout(
@@ -90,7 +93,7 @@ export function createRpcClient<T extends DescService>(service: T, opts: RpcClie
   const sessionManager = sessionsFor(opts.baseUrl);
   const url = new URL(opts.baseUrl);
   const unarySessions =
-    net.isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0
+    net.isIP(hostOf(url)) === 0
       ? new ReplicaSessions(url, sessionsFor, opts.lookup ?? systemLookup, opts.resolveEveryMs ?? RESOLVE_EVERY_MS)
       : sessionManager;
   const timeoutMs = opts.timeoutMs ?? 15000;

@@ -192,6 +192,7 @@ export function createUnaryTransport(o: UnaryTransportOptions): Transport {
                 return;
               }
               stream = s;
+              let response: http2.IncomingHttpHeaders | undefined;
               let resent = false;
               const resendIfRefused = () => {
                 if (resent || settled || !mayResend || response !== undefined || s.rstCode !== NGHTTP2_REFUSED_STREAM) return resent;
@@ -202,7 +203,6 @@ export function createUnaryTransport(o: UnaryTransportOptions): Transport {
               };
               const chunks: Buffer[] = [];
               let size = 0;
-              let response: http2.IncomingHttpHeaders | undefined;
               s.on('response', (h) => {
                 response = h;
                 const length = Number(h['content-length']);
