@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { connectRedis } from './redis';
 import { Health } from '@assay/proto/grpc/health/v1/health_pb';
 import { createLogger, type Logger } from '@assay/logger';
-import { boundMemory, createMetrics, createRpcClient } from '@assay/service-kit';
+import { boundMemory, createMetrics, createRpcClient, observeReplicas } from '@assay/service-kit';
 import { buildApp } from './app';
 import type { GatewayConfig } from './config';
 import { Authenticator } from './auth/authenticator';
@@ -53,6 +53,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   };
 
   const metrics = createMetrics('gateway');
+  const unobserve = observeReplicas(logger, metrics.registry);
   const app = await buildApp({ config, logger, redis, authenticator, clients, healthClients, metrics: metrics.registry, mcp: loadMcp });
   await app.listen({ port: config.PORT, host: config.BIND_HOST });
 
@@ -72,6 +73,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     (closing ??= (async () => {
       await app.close(); // stops accepting, waits for in-flight requests
       await metricsApp.close();
+      unobserve();
       redis.disconnect();
     })());
   return { app, port, metricsPort, logger, close };

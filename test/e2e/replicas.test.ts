@@ -5,6 +5,7 @@
  * does not resolve answers 503 SERVICE_UNAVAILABLE on the runs routes, naming nothing, while the rest keeps
  * working. (Several replicas behind one name: the kit's unit test, with servers on three loopback addresses.)
  */
+import fs from 'node:fs';
 import { addressEnv, startPrivateGateway, startPrivateRedis, testAdmin, testApi, testSystem, type Tenant } from '@assay/testkit';
 
 let t: Tenant;
@@ -45,6 +46,12 @@ it('a gateway whose service addresses name a host answers as the one whose addre
     expect(own.body).toEqual(shared.body);
     expect((await gw.api(t.token).get(`/${t.projectId}/manual-test-suites`)).status).toBe(200);
     expect((await gw.api().get('/readyz')).body.services).toMatchObject({ runs: true, identity: true, 'manual-testing': true });
+    // Each address a name gives is logged and counted as it joins the calls' rotation (observeReplicas).
+    const runsTarget = new URL(byName('localhost').RUNS_URL!).host;
+    const metrics = await (await fetch(gw.metricsUrl)).text();
+    const added = new RegExp(`^rpc_client_replica_changes_total\\{target="${runsTarget}",change="added",service="gateway"\\} (\\d+)$`, 'm');
+    expect(Number(metrics.match(added)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(fs.readFileSync(gw.process.logFile, 'utf8')).toContain(`"target":"${runsTarget}","address":"127.0.0.1","change":"added"`);
   } finally {
     await gw.stop();
     await redis.remove();

@@ -1,10 +1,13 @@
 /**
  * Prometheus metrics: process defaults plus one counter and one histogram for every RPC handled, and the
- * same pair for HTTP requests of a Fastify server (`httpMetrics`).
+ * same pair for HTTP requests of a Fastify server (`httpMetrics`); the rotations of internal calls (`observeReplicas`).
  */
+import diagnostics from 'node:diagnostics_channel';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from '@assay/logger';
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { REPLICA_CHANNEL, type ReplicaChange } from './replicas';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -81,4 +84,28 @@ export function httpMetrics(app: FastifyInstance, registry: Registry): void {
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
+}
+
+/**
+ * Logs and counts the changes of this process's rotations of service replicas (replicas.ts): an address that leaves
+ * one because its connection failed is a warning (calls go to the others meanwhile), the rest is information.
+ * Counted in `rpc_client_replica_changes_total` by target (host:port of the service's URL) and change. Returns the
+ * unsubscription.
+ */
+export function observeReplicas(logger: Logger, registry: Registry): () => void {
+  const counted = new Counter({
+    name: 'rpc_client_replica_changes_total',
+    help: 'Changes of the replicas internal calls are dealt over, by target service address and change (added, removed, down, up)',
+    labelNames: ['target', 'change'],
+    registers: [registry],
+  });
+  const onChange = (message: unknown) => {
+    const c = message as ReplicaChange;
+    counted.inc({ target: c.target, change: c.change });
+    const fields = { target: c.target, address: c.address, change: c.change, live: c.live, members: c.members };
+    if (c.change === 'down') logger.warn({ ...fields, error: c.error }, 'service replica left the rotation: its connection failed');
+    else logger.info(fields, `service replica ${c.change === 'up' ? 'back in the rotation' : c.change}`);
+  };
+  diagnostics.subscribe(REPLICA_CHANNEL, onChange);
+  return () => diagnostics.unsubscribe(REPLICA_CHANNEL, onChange);
 }

@@ -16,7 +16,11 @@
  * dealt calls again once a connection opens, so that no call waits on a replica that is gone while the name still
  * lists it. An address that left the name keeps its connection for the calls in flight on it, which closes once
  * idle (the session manager's idle timeout).
+ *
+ * Every change of a rotation (an address added or removed by a lookup, one leaving it on a failed connection or coming
+ * back) is published on the diagnostics channel REPLICA_CHANNEL: `observeReplicas` (metrics.ts) logs and counts them.
  */
+import diagnostics from 'node:diagnostics_channel';
 import dns from 'node:dns';
 import type http2 from 'node:http2';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -37,6 +41,22 @@ const RESOLVE_AGAIN_AFTER_FAILURE_MS = 1_000;
 /** The first and the longest wait before a failed address is reconnected in the background. */
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
+
+/** The diagnostics channel of rotation changes (`ReplicaChange`). */
+export const REPLICA_CHANNEL = 'assay.rpc.replicas';
+const changes = diagnostics.channel(REPLICA_CHANNEL);
+
+export interface ReplicaChange {
+  /** The URL's host and port: the service called. */
+  target: string;
+  address: string;
+  change: 'added' | 'removed' | 'down' | 'up';
+  /** Why a connection failed (`down`). */
+  error?: string;
+  /** The rotation after the change: addresses dealt calls, of all the name lists. */
+  live: number;
+  members: number;
+}
 
 interface Member {
   address: string;
@@ -91,7 +111,7 @@ export class ReplicaSessions implements SessionSource {
       if (m.down) this.markUp(m);
       return stream;
     } catch (err) {
-      if (!m.down) this.markDown(m);
+      if (!m.down) this.markDown(m, err);
       if (performance.now() - this.resolvedAt >= Math.min(this.resolveEveryMs, RESOLVE_AGAIN_AFTER_FAILURE_MS)) this.resolveInBackground();
       throw err;
     }
@@ -101,9 +121,10 @@ export class ReplicaSessions implements SessionSource {
     this.owners.get(stream)?.notifyResponseByteRead(stream);
   }
 
-  private markDown(m: Member): void {
+  private markDown(m: Member, err: unknown): void {
     m.down = true;
     this.rotate();
+    this.publish(m.address, 'down', err instanceof Error ? err.message : String(err));
     this.reconnectLater(m, RECONNECT_FIRST_MS);
   }
 
@@ -122,11 +143,18 @@ export class ReplicaSessions implements SessionSource {
   private markUp(m: Member): void {
     m.down = false;
     this.rotate();
+    this.publish(m.address, 'up');
   }
 
   private rotate(): void {
     const up = this.members.filter((x) => !x.down);
     this.live = up.length > 0 ? up : this.members;
+  }
+
+  private publish(address: string, change: ReplicaChange['change'], error?: string): void {
+    if (!changes.hasSubscribers) return;
+    const live = this.members.filter((x) => !x.down).length;
+    changes.publish({ target: this.url.host, address, change, error, live, members: this.members.length } satisfies ReplicaChange);
   }
 
   private resolveInBackground(): void {
@@ -153,6 +181,8 @@ export class ReplicaSessions implements SessionSource {
       const known = new Map(this.members.map((m) => [m.address, m]));
       this.members = addresses.map((a) => known.get(a) ?? { address: a, sessions: this.sessionsFor(this.urlOf(a)), down: false });
       this.rotate();
+      for (const a of addresses) if (!known.delete(a)) this.publish(a, 'added');
+      for (const a of known.keys()) this.publish(a, 'removed');
     } catch (err) {
       if (this.members.length === 0)
         throw new ConnectError(`cannot resolve ${this.url.hostname}`, Code.Unavailable, undefined, undefined, err);

@@ -20,7 +20,7 @@ import { createPool, endPool, fromDatabaseError, migrate, ping, type Pool } from
 import { createKafkaBus, type EventBus } from '@assay/events';
 import { AppError, fromConnectError, isAppError, toConnectError, toEnvelope } from '@assay/errors';
 import { HealthMonitor, registerHealth, type HealthCheck } from './health';
-import { createMetrics, type Metrics } from './metrics';
+import { createMetrics, observeReplicas, type Metrics } from './metrics';
 import { boundMemory, streamPassing } from './memory';
 import { callerOf, internalAuthServerInterceptor, INTERNAL_AUTH_HEADER, type Callers } from './internal-auth';
 import { principalKey } from './context';
@@ -168,6 +168,7 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
   });
   const bus = def.kafka ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: def.name, logger }) : undefined;
   const metrics = createMetrics(def.name);
+  const unobserve = observeReplicas(logger, metrics.registry);
   const checks: HealthCheck[] = [{ name: 'postgres', check: () => ping(pool) }];
   if (bus) checks.push({ name: 'kafka', check: () => bus.ping() });
   const health = new HealthMonitor(checks, def.healthIntervalMs ?? 2000, logger);
@@ -305,6 +306,7 @@ export async function startService<C extends CommonSettings, W>(def: ServiceDefi
         await w.stop().catch((err) => logger.error({ err, worker: w.name }, 'worker stop failed'));
       }
       health.stop();
+      unobserve();
       await app.close();
       await bus?.close();
       await endPool(pool);

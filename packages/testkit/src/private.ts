@@ -77,6 +77,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 
 export interface PrivateGateway {
   url: string;
+  /** Its Prometheus metrics (`GET /metrics`). */
+  metricsUrl: string;
   process: ManagedProcess;
   /** A client of this gateway (public API prefix). */
   api(token?: string): Api;
@@ -121,7 +123,13 @@ export async function startPrivateGateway(opts: { name: string; env?: Record<str
     await proc.stop();
     throw err;
   }
-  return { url, process: proc, api: (token?: string) => new Api(url, token), stop: async () => void (await proc.stop()) };
+  return {
+    url,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    process: proc,
+    api: (token?: string) => new Api(url, token),
+    stop: async () => void (await proc.stop()),
+  };
 }
 
 export interface PrivateSystem {

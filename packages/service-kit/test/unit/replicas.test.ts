@@ -8,8 +8,10 @@ import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { Registry } from 'prom-client';
+import { createLogger } from '@assay/logger';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
-import { createRpcClient, type Lookup } from '../../src';
+import { createRpcClient, observeReplicas, type Lookup } from '../../src';
 import { unaryHandler } from '../../src/unary-handler';
 
 const TOKEN = 'replicas-test-credential-32-characters';
@@ -226,6 +228,60 @@ describe('internal calls over the replicas a name resolves to', () => {
     const until = performance.now() + 200;
     while (performance.now() < until); // a busy process: the connection opens, its timer falls due
     expect(Buffer.from((await call).runsJson).toString()).toBe(HOSTS[0]);
+  });
+
+  it('every change of the rotation is logged and counted (observeReplicas), until unsubscribed', async () => {
+    const lines: { level: number; fields: Record<string, unknown>; msg: string }[] = [];
+    const logger = createLogger('test', 'info', {
+      hooks: {
+        // Kept here, not written.
+        logMethod(args, _method, level) {
+          lines.push({ level, fields: args[0] as Record<string, unknown>, msg: args[1] as string });
+        },
+      },
+    });
+    const registry = new Registry();
+    const unobserve = observeReplicas(logger, registry);
+    const counts = async () =>
+      Object.fromEntries(
+        (await registry.getSingleMetric('rpc_client_replica_changes_total')!.get()).values.map((v) => [v.labels.change, v.value]),
+      );
+    const target = `runs.assay.svc:${port}`;
+    try {
+      const c = client(20);
+      await Promise.all(Array.from({ length: 4 }, () => answeredBy(c)));
+      expect(lines.map((l) => [l.fields.address, l.fields.change, l.fields.live, l.fields.members])).toEqual([
+        [HOSTS[0], 'added', 2, 2],
+        [HOSTS[1], 'added', 2, 2],
+      ]);
+      await replicas[1]!.close();
+      await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 4; i++) await answeredBy(c);
+      const down = lines.filter((l) => l.fields.change === 'down');
+      expect(down).toHaveLength(1);
+      expect(down[0]).toMatchObject({ level: 40, fields: { target, address: HOSTS[1], live: 1, members: 2 } });
+      expect(String(down[0]!.fields.error)).toContain('ECONNREFUSED');
+      replicas[1] = await startReplica(HOSTS[1]!, port);
+      await new Promise((r) => setTimeout(r, 700));
+      expect(lines.filter((l) => l.fields.change === 'up')).toEqual([
+        { level: 30, fields: expect.objectContaining({ address: HOSTS[1], live: 2 }), msg: 'service replica back in the rotation' },
+      ]);
+      answer = [HOSTS[0]!];
+      await answeredBy(c); // starts the lookup
+      await new Promise((r) => setTimeout(r, 20));
+      expect(lines.at(-1)!.fields).toMatchObject({ address: HOSTS[1], change: 'removed', live: 1, members: 1 });
+      expect(await counts()).toEqual({ added: 2, down: 1, up: 1, removed: 1 });
+      unobserve();
+      const looked = lookups.length;
+      answer = HOSTS; // two addresses added by the next lookup, not counted
+      await new Promise((r) => setTimeout(r, 30));
+      await answeredBy(c);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(lookups.length).toBeGreaterThan(looked);
+      expect(await counts()).toEqual({ added: 2, down: 1, up: 1, removed: 1 });
+    } finally {
+      unobserve();
+    }
   });
 
   it('a URL naming an address keeps one connection and looks nothing up', async () => {
