@@ -12,8 +12,13 @@
  * Printed: deliveries/s (the mean of the rounds' rates, as webhook-fanout), each floor's ratio to the bare loop,
  * and the CPU a delivery of every process the events reach.
  *
+ * With BENCH_FLOOR_SYSTEM=1 Assay's whole system runs meanwhile (benchSystem), its consumers reading the same events
+ * on the same cores: analytics asks runs for each finished run's results, and webhooks looks for subscriptions of
+ * the event's project (it finds none: the floor's are its own). That is the floor of the fan-out inside the system
+ * whose run events also feed analytics, as in webhook-fanout.
+ *
  *   make bench BENCH=fanout-floor      (or: node bench/dist/run.js fanout-floor)
- *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32
+ *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32 BENCH_FLOOR_SYSTEM=1
  *   BENCH_CPU_PROF=<dir>   the floor's worker writes a V8 CPU profile into <dir>/floor when it stops
  */
 import { randomBytes } from 'node:crypto';
@@ -24,7 +29,7 @@ import { forkChild } from './child';
 import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, type CpuGroup } from './cpu';
 import type { FloorAnswer, FloorMode, FloorRequest, FloorSubscription } from './fanout-floor-worker';
 import { FLOOR_TABLE_SQL } from './fanout-floor-worker';
-import { percentile } from './lib';
+import { benchSystem, percentile, type BenchSystem } from './lib';
 import { addFigure, times } from './summary';
 import { bareLoop, checkSigned, CONNECTIONS_PER_ORIGIN, measure, TIMEOUT_MS, type BareLoop, type Round } from './webhook-fanout';
 
@@ -58,7 +63,9 @@ export async function run(): Promise<void> {
   const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
   const receiverCount = 4;
   const projects = Array.from({ length: Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT) }, () => randomBytes(12).toString('hex'));
-  const infra = await startInfra();
+  const withSystem = process.env.BENCH_FLOOR_SYSTEM === '1';
+  const system: BenchSystem | undefined = withSystem ? await benchSystem() : undefined;
+  const infra = system?.infra ?? (await startInfra());
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(infra.env.KAFKA_BROKERS);
   const db = createPool({ connectionString: infra.env.DATABASE_URL, schema: SCHEMA, max: 1, applicationName: 'fanout-floor-bench' });
@@ -113,11 +120,13 @@ export async function run(): Promise<void> {
     await bareRound();
 
     const receiversCpu = pidGroup('receivers', process.pid);
+    const pidOf = (name: string) => system?.system.processes.get(name)?.child.pid;
     const floorCpu: CpuGroup[] = [
       pidGroup('floor', worker.child.pid),
       postgresGroup(Number(new URL(infra.env.DATABASE_URL).port)),
       receiversCpu,
       kafkaGroup(infra.scriptEnv?.ASSAY_DATA_DIR),
+      ...(system ? ['webhooks', 'analytics', 'runs'].map((name) => pidGroup(name, pidOf(name))) : []),
     ].filter((g) => g.pids().length > 0);
     const kinds = [
       { name: 'bare loop', go: bareRound, cpu: [pidGroup('loop', baseline.child.pid), receiversCpu] },
@@ -127,7 +136,7 @@ export async function run(): Promise<void> {
     const totals = new Map<string, Totals>(kinds.map((k) => [k.name, { rates: [], latencies: [], cpu: {} }]));
     console.log(
       `${subscriptions} subscriptions (${projects.length} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +
-        `concurrency ${concurrency}; no Assay service running`,
+        `concurrency ${concurrency}; ${system ? "Assay's services running, their consumers on the same events" : 'no Assay service running'}`,
     );
     for (let round = 1; round <= rounds; round++) {
       for (const k of kinds) {
@@ -158,7 +167,7 @@ export async function run(): Promise<void> {
       if (k.name !== 'bare loop')
         addFigure({
           bench: 'fanout-floor',
-          figure: `200 hooks, ${k.name}: deliveries/s`,
+          figure: `200 hooks, ${k.name}${system ? ', the system running' : ''}: deliveries/s`,
           assay: mean(t).toFixed(0),
           baseline: `bare loop ${bare.toFixed(0)}`,
           ratio: times(mean(t), bare),
@@ -174,6 +183,6 @@ export async function run(): Promise<void> {
     await events.close();
     await db.end();
     await Promise.all(receivers.map((r) => r.close()));
-    await infra.stop();
+    await (system ? system.close() : infra.stop());
   }
 }
