@@ -32,6 +32,8 @@ let started = false;
 /** Streams passing now (`streamPassing`), and when the last one ended (performance.now()). */
 let streams = 0;
 let streamEndedAt = -Infinity;
+/** Starts the stream-buffer watcher's timer when it is not running (set by `boundMemory`). */
+let watchStream: (() => void) | undefined;
 
 /**
  * Marks a stream (an upload or a download) as passing through the process until the returned function is called
@@ -40,6 +42,7 @@ let streamEndedAt = -Infinity;
  */
 export function streamPassing(): () => void {
   streams++;
+  watchStream?.();
   let ended = false;
   return () => {
     if (ended) return;
@@ -65,19 +68,16 @@ function collectStreamBuffers(gc: Gc, checkMs: number): void {
   const arrayBuffers = () => process.memoryUsage().arrayBuffers;
   let base = 0;
   let afterFull = 0;
-  let watching = false;
-  setInterval(() => {
-    // No stream: growth is answers' buffers, V8's to collect. A stream that starts is measured from its first look.
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    // The last stream ended: the timer stops until the next one starts (an idle process woke 50 times a second for
+    // it, on every one of make up's processes). Growth without a stream is answers' buffers, V8's to collect.
     if (streams === 0) {
-      watching = false;
+      clearInterval(timer);
+      timer = undefined;
       return;
     }
     const now = arrayBuffers();
-    if (!watching) {
-      watching = true;
-      base = afterFull = now;
-      return;
-    }
     if (now - base > GROWTH_BYTES) {
       gc({ type: 'minor' });
       base = arrayBuffers();
@@ -87,7 +87,14 @@ function collectStreamBuffers(gc: Gc, checkMs: number): void {
       }
     } else if (now < base) base = now;
     if (base < afterFull) afterFull = base;
-  }, checkMs).unref();
+  };
+  // A stream that starts is measured from there.
+  watchStream = () => {
+    if (timer) return;
+    base = afterFull = arrayBuffers();
+    timer = setInterval(check, checkMs).unref();
+  };
+  if (streams > 0) watchStream();
 }
 
 const IDLE_CHECK_MS = 5_000;

@@ -106,6 +106,41 @@ test('the stream-buffer watcher forces collections while a stream passes, and on
 });
 
 /**
+ * The timers the watchers keep (setInterval counted before memory.js is loaded): idle, while a stream passes, and
+ * once it ended. An idle process must not wake 50 times a second for a stream watcher with nothing to watch.
+ */
+const timersChild = `
+  const running = new Set();
+  const { setInterval: set, clearInterval: clear } = globalThis;
+  globalThis.setInterval = (fn, ms) => { const t = set(fn, ms); running.add(t); return t; };
+  globalThis.clearInterval = (t) => { running.delete(t); clear(t); };
+  const { boundMemory, streamPassing } = require(${JSON.stringify(MEMORY_JS)});
+  boundMemory({ streamCheckMs: 20, idleCheckMs: 60000 });
+  const counts = [running.size];
+  const ended = streamPassing();
+  const second = streamPassing();
+  counts.push(running.size);
+  ended();
+  setTimeout(() => {
+    counts.push(running.size);
+    second();
+    setTimeout(() => {
+      counts.push(running.size);
+      streamPassing();
+      counts.push(running.size);
+      console.log(JSON.stringify(counts));
+      process.exit(0);
+    }, 100);
+  }, 100);
+`;
+
+test("the stream-buffer watcher's timer runs only while a stream passes", async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '-e', timersChild]);
+  // idle: the idle check only; two streams: one watcher more; one still passing; none; a new stream: it again.
+  expect(JSON.parse(stdout)).toEqual([1, 2, 2, 1, 2]);
+});
+
+/**
  * Grows the heap with a stream passing, stays idle for 1.5 s with it, then 1.5 s after it ended; the resident size
  * at the end of each phase (the stream-buffer watcher is kept out of it: no buffers, and a check once a minute).
  */
