@@ -12,6 +12,9 @@
  * - Assay (gateway, runs service, Redis), for comparison in the same run.
  *
  *   make bench BENCH=reads-floor      (BENCH_SECONDS=10 per measurement)
+ *   BENCH_FLOOR_TARGETS=assay,redis,assay   which of floor, redis (the floor with Redis) and assay, in that order; a
+ *                                           name again measures it again. The baseline's process keeps getting faster
+ *                                           for minutes, so what comes later meets a faster baseline (2026-11-30).
  */
 import { Admin, Api } from '@assay/testkit';
 import { pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
@@ -38,10 +41,10 @@ export async function run(): Promise<void> {
     const pid = (name: string) => pidGroup(name, bench.system.processes.get(name)?.child.pid);
     const base: Target = { url: `${baseline.url}${path}`, cpu: [pidGroup('baseline', baseline.pid), postgres] };
     const floorCpu = (gatewayPid: number | undefined, more: CpuGroup[]) => [pidGroup('gateway', gatewayPid), service, postgres, ...more];
-    const targets: { name: string; target: Target }[] = [
-      { name: 'floor', target: { url: `${floors[0]!.url}${path}`, cpu: floorCpu(floors[0]!.pid, []) } },
-      { name: 'floor + Redis', target: { url: `${floors[1]!.url}${path}`, cpu: floorCpu(floors[1]!.pid, [redis]) } },
-      {
+    const all: Record<string, { name: string; target: Target }> = {
+      floor: { name: 'floor', target: { url: `${floors[0]!.url}${path}`, cpu: floorCpu(floors[0]!.pid, []) } },
+      redis: { name: 'floor + Redis', target: { url: `${floors[1]!.url}${path}`, cpu: floorCpu(floors[1]!.pid, [redis]) } },
+      assay: {
         name: 'Assay',
         target: {
           url: `${bench.system.gatewayUrl}${path}`,
@@ -49,7 +52,13 @@ export async function run(): Promise<void> {
           cpu: [pid('gateway'), pid('runs'), pid('identity'), postgres, redis],
         },
       },
-    ];
+    };
+    const targets = (process.env.BENCH_FLOOR_TARGETS ?? 'floor,redis,assay').split(',').map((key, i, keys) => {
+      const t = all[key];
+      if (!t) throw new Error(`BENCH_FLOOR_TARGETS: "${key}" is none of ${Object.keys(all).join(', ')}`);
+      const before = keys.slice(0, i).filter((k) => k === key).length;
+      return before === 0 ? t : { ...t, name: `${t.name} (turn ${before + 1})` };
+    });
     // The same answer from all of them.
     const data = async (tg: Target) => JSON.stringify((await (await fetch(tg.url, { headers: tg.headers })).json()).data);
     const expected = await data(base);
