@@ -29,7 +29,7 @@ import { forkChild } from './child';
 import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, type CpuGroup } from './cpu';
 import type { FloorAnswer, FloorMode, FloorRequest, FloorSubscription } from './fanout-floor-worker';
 import { FLOOR_TABLE_SQL } from './fanout-floor-worker';
-import { benchSystem, percentile, type BenchSystem } from './lib';
+import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
 import { bareLoop, checkSigned, CONNECTIONS_PER_ORIGIN, measure, TIMEOUT_MS, type BareLoop, type Round } from './webhook-fanout';
 
@@ -63,8 +63,7 @@ export async function run(): Promise<void> {
   const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
   const receiverCount = 4;
   const projects = Array.from({ length: Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT) }, () => randomBytes(12).toString('hex'));
-  const withSystem = process.env.BENCH_FLOOR_SYSTEM === '1';
-  const system: BenchSystem | undefined = withSystem ? await benchSystem() : undefined;
+  const system = process.env.BENCH_FLOOR_SYSTEM === '1' ? await benchSystem() : undefined;
   const infra = system?.infra ?? (await startInfra());
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(infra.env.KAFKA_BROKERS);
