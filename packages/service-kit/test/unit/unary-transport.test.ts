@@ -6,14 +6,14 @@
  */
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
-import { create } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient, type ConnectRouter, type HandlerContext, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import { ErrorInfoSchema } from '@assay/proto/assay/common/v1/common_pb';
-import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
+import { ListRunsResponseSchema, RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
 import { runWithRequestId } from '@assay/logger';
 import { createRpcClient, type RpcClientOptions } from '../../src';
-import { unaryHandler } from '../../src/unary-handler';
+import { answerChunks, unaryHandler } from '../../src/unary-handler';
 import { errorFromNode, errorFromReset } from '../../src/unary-transport';
 
 const TOKEN = 'unary-transport-test-credential-32-chars';
@@ -169,6 +169,33 @@ describe('internal unary calls (the kit client and the fast path)', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((r) => relay.close(() => r()));
     }
+  });
+
+  it('writes a large bytes field as a chunk of its own after the rest, and every client decodes the same message', async () => {
+    const json = Buffer.from(JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ id: `run-${i}` }))));
+    const message = create(ListRunsResponseSchema, { runsJson: json, page: { total: 42n } });
+    const chunks = answerChunks(ListRunsResponseSchema, message);
+    // The rest, the field's tag and length, and the field's own buffer, not a copy of it.
+    expect(chunks).toHaveLength(3);
+    expect(chunks[2]).toBe(json);
+    const decoded = fromBinary(ListRunsResponseSchema, Buffer.concat(chunks));
+    expect(Buffer.from(decoded.runsJson).equals(json)).toBe(true);
+    expect(decoded.page?.total).toBe(42n);
+    // The message the handler returned is left as it was.
+    expect(message.runsJson).toBe(json);
+    // Under 4 KB, or with nothing large, the message is one chunk, as `toBinary` writes it.
+    const small = create(ListRunsResponseSchema, { runsJson: Buffer.from('[]'), page: { total: 1n } });
+    expect(answerChunks(ListRunsResponseSchema, small)).toEqual([toBinary(ListRunsResponseSchema, small)]);
+
+    // Over the wire: the kit's client and Connect's own read the answer the fast path wrote in chunks.
+    const viaKit = await client().listRuns({ projectId: 'bytes:70000' });
+    expect(Buffer.from(viaKit.runsJson).equals(Buffer.alloc(70000, 'x'))).toBe(true);
+    expect(viaKit.page?.total).toBe(1n);
+    const connectClient = createClient(RunsService, createConnectTransport({ baseUrl: srv.url, httpVersion: '2', useBinaryFormat: true }));
+    const viaConnect = await connectClient.listRuns({ projectId: 'bytes:70000' });
+    expect(Buffer.from(viaConnect.runsJson).equals(Buffer.alloc(70000, 'x'))).toBe(true);
+    expect(viaConnect.page?.total).toBe(1n);
+    expect(srv.seen).toMatchObject({ fastPath: 2, connect: 0 });
   });
 
   it("speaks the Connect protocol: Connect's own client is answered by the fast path, gRPC falls through to Connect", async () => {
