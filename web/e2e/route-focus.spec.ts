@@ -180,6 +180,8 @@ test("a new test case's form, once created, becomes the case's page: the focus g
   await signIn(page, t.userId);
   await page.goto(`/projects/${t.projectId}/manual-test-cases/new?suite=${suite._id}`);
   await expect(title(page)).toHaveText('New test case');
+  // The suite from the address is chosen once the suites have loaded; before that the form cannot be sent.
+  await expect(page.getByLabel('Suite')).toHaveValue(suite._id);
   await page.getByLabel('Title').fill('Pay with a voucher');
   await page.getByLabel('Title').press('Enter');
   // The address is replaced (Back goes to the list, not to the form): still a new page, announced.
