@@ -12,13 +12,18 @@
  * Printed: deliveries/s (the mean of the rounds' rates, as webhook-fanout), each floor's ratio to the bare loop,
  * and the CPU a delivery of every process the events reach.
  *
- * With BENCH_FLOOR_SYSTEM=1 Assay's whole system runs meanwhile (benchSystem), its consumers reading the same events
- * on the same cores: analytics asks runs for each finished run's results, and webhooks looks for subscriptions of
- * the event's project (it finds none: the floor's are its own). That is the floor of the fan-out inside the system
- * whose run events also feed analytics, as in webhook-fanout.
+ * With BENCH_FLOOR_SYSTEM=1 Assay's whole system runs meanwhile (benchSystem, set up as webhook-fanout sets it), its
+ * consumers reading the same events on the same cores: analytics asks runs for each finished run's results, and
+ * webhooks looks for subscriptions of the event's project (it finds none: the floor's are its own). That is the
+ * floor of the fan-out inside the system whose run events also feed analytics, as in webhook-fanout. Assay's own
+ * fan-out is then measured in the same turns (`Assay`: webhook-fanout's round, its subscriptions on the same
+ * receivers), so that Assay and the floors are told apart in one run rather than across two benches.
+ *
+ * Warm-up and rounds as in webhook-fanout (ten rounds of each, not counted; then 20): the bare loop, the broker and
+ * the workers all keep getting faster over the first rounds.
  *
  *   make bench BENCH=fanout-floor      (or: node bench/dist/run.js fanout-floor)
- *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32 BENCH_FLOOR_SYSTEM=1
+ *   BENCH_SUBSCRIPTIONS=200 BENCH_ROUNDS=20 BENCH_WARMUP_ROUNDS=10 BENCH_WEBHOOK_CONCURRENCY=32 BENCH_FLOOR_SYSTEM=1
  *   BENCH_CPU_PROF=<dir>   the floor's worker writes a V8 CPU profile into <dir>/floor when it stops
  */
 import { randomBytes } from 'node:crypto';
@@ -31,7 +36,17 @@ import type { FloorAnswer, FloorMode, FloorRequest, FloorSubscription } from './
 import { FLOOR_TABLE_SQL } from './fanout-floor-worker';
 import { benchSystem, percentile } from './lib';
 import { addFigure, times } from './summary';
-import { bareLoop, checkSigned, CONNECTIONS_PER_ORIGIN, measure, TIMEOUT_MS, type BareLoop, type Round } from './webhook-fanout';
+import {
+  assayFanout,
+  bareLoop,
+  checkSigned,
+  CONNECTIONS_PER_ORIGIN,
+  fanoutSystemEnv,
+  measure,
+  TIMEOUT_MS,
+  type BareLoop,
+  type Round,
+} from './webhook-fanout';
 
 const SCHEMA = 'fanout_floor';
 
@@ -59,11 +74,12 @@ interface Totals {
 
 export async function run(): Promise<void> {
   const subscriptions = Number(process.env.BENCH_SUBSCRIPTIONS ?? 200);
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
+  const warmup = Math.max(1, Number(process.env.BENCH_WARMUP_ROUNDS ?? 10));
   const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
   const receiverCount = 4;
   const projects = Array.from({ length: Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT) }, () => randomBytes(12).toString('hex'));
-  const system = process.env.BENCH_FLOOR_SYSTEM === '1' ? await benchSystem() : undefined;
+  const system = process.env.BENCH_FLOOR_SYSTEM === '1' ? await benchSystem(fanoutSystemEnv(concurrency)) : undefined;
   const infra = system?.infra ?? (await startInfra());
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(infra.env.KAFKA_BROKERS);
@@ -79,6 +95,9 @@ export async function run(): Promise<void> {
       secret: randomBytes(24).toString('base64url'),
     }));
     const secretOf = new Map(subs.map((s, i) => [`/hook/${i}`, s.secret]));
+    // Assay's subscriptions on the same receivers, under paths of their own.
+    const assay = system ? await assayFanout(system, receivers, events, subscriptions, '/assay') : undefined;
+    for (const [p, secret] of assay?.secretOf ?? []) secretOf.set(p, secret);
     // The topic exists before the worker's group joins (it starts at the newest offset).
     await events.publish();
     worker = startWorker();
@@ -117,6 +136,7 @@ export async function run(): Promise<void> {
     baseline = await bareLoop(receivers, warm.received, secretOf, concurrency);
     const bareRound = baseline.round;
     await bareRound();
+    if (assay) checkSigned((await assay.round()).received, secretOf, 'Assay');
 
     const receiversCpu = pidGroup('receivers', process.pid);
     const pidOf = (name: string) => system?.system.processes.get(name)?.child.pid;
@@ -131,7 +151,9 @@ export async function run(): Promise<void> {
       { name: 'bare loop', go: bareRound, cpu: [pidGroup('loop', baseline.child.pid), receiversCpu] },
       { name: 'floor, Kafka only', go: floorRound('kafka'), cpu: floorCpu },
       { name: 'floor, Kafka + rows', go: floorRound('rows'), cpu: floorCpu },
+      ...(assay ? [{ name: 'Assay', go: assay.round, cpu: assay.cpu }] : []),
     ];
+    for (let i = 1; i < warmup; i++) for (const k of kinds) checkSigned((await k.go()).received, secretOf, k.name);
     const totals = new Map<string, Totals>(kinds.map((k) => [k.name, { rates: [], latencies: [], cpu: {} }]));
     console.log(
       `${subscriptions} subscriptions (${projects.length} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +

@@ -26,7 +26,7 @@ import type { BaselineAnswer, BaselineRequest, BaselineTarget } from './fanout-b
 import type { ChildProcess } from 'node:child_process';
 import { forkChild } from './child';
 import { cpuMeter, kafkaGroup, pidGroup, postgresGroup, switchMeter, type CpuGroup } from './cpu';
-import { benchSystem, percentile } from './lib';
+import { benchSystem, percentile, type BenchSystem } from './lib';
 import { addFigure, times } from './summary';
 
 /** The dispatcher's defaults (services/webhooks: WEBHOOK_TIMEOUT_MS, the sender's connections per origin). */
@@ -103,6 +103,79 @@ export async function bareLoop(
   return { child, round };
 }
 
+/** The system as the fan-out benches run it: the receivers are local, the dispatcher's concurrency the bare loop's. */
+export function fanoutSystemEnv(concurrency: number): Record<string, Record<string, string>> {
+  return {
+    gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000' },
+    webhooks: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CONCURRENCY: String(concurrency),
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...(process.env.BENCH_CPU_PROF
+        ? { NODE_OPTIONS: `--enable-source-maps --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` }
+        : {}),
+    },
+  };
+}
+
+/** Assay's side of a fan-out bench, set up: its subscriptions' secrets by path, a round, and the processes it reaches. */
+export interface AssayFanout {
+  secretOf: Map<string, string>;
+  round(): Promise<Round>;
+  /** Every process the events reach (the broker, and the analytics consumer asking runs for each finished run's results). */
+  cpu: CpuGroup[];
+  projectCount: number;
+}
+
+/**
+ * `subscriptions` subscriptions made through the API (at most 50 a project, so spread over projects), subscription i
+ * at `<prefix>/i` on receiver i % receivers.length. A round publishes one RUN_FINISHED per project, together (the
+ * runs service's "run finished"), and lasts until the last receipt.
+ */
+export async function assayFanout(
+  bench: BenchSystem,
+  receivers: WebhookReceiver[],
+  events: RunEventPublisher,
+  subscriptions: number,
+  prefix: string,
+): Promise<AssayFanout> {
+  const projectCount = Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT);
+  const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
+  const projects = await Promise.all(Array.from({ length: projectCount }, () => admin.tenant('owner')));
+  const secretOf = new Map<string, string>();
+  for (let i = 0; i < subscriptions; i++) {
+    const t = projects[Math.floor(i / MAX_SUBSCRIPTIONS_PER_PROJECT)]!;
+    const r = receivers[i % receivers.length]!;
+    const res = await new Api(bench.system.gatewayUrl, t.token).post(`/${t.projectId}/webhooks`, {
+      url: r.url(`${prefix}/${i}`),
+      events: ['RUN_FINISHED'],
+    });
+    if (res.status !== 201) throw new Error(`creating subscription ${i} answered ${res.status}: ${res.text}`);
+    secretOf.set(`${prefix}/${i}`, (res.body.data as { secret: string }).secret);
+  }
+  const round = () =>
+    measure(
+      receivers,
+      subscriptions,
+      async () => {
+        const t0 = Date.now();
+        await events.publish(...projects.map((t) => runEvent({ projectId: t.projectId, type: 'RUN_FINISHED', failed: 1 })));
+        return t0;
+      },
+      'Assay fan-out',
+    );
+  const pidOf = (name: string) => bench.system.processes.get(name)!.child.pid;
+  const cpu: CpuGroup[] = [
+    pidGroup('webhooks', pidOf('webhooks')),
+    postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
+    pidGroup('receivers', process.pid),
+    kafkaGroup(bench.infra.scriptEnv?.ASSAY_DATA_DIR),
+    pidGroup('analytics', pidOf('analytics')),
+    pidGroup('runs', pidOf('runs')),
+  ].filter((g) => g.pids().length > 0); // no broker of its own (infrastructure in containers)
+  return { secretOf, round, cpu, projectCount };
+}
+
 interface Summary {
   rates: number[];
   all: number[];
@@ -134,47 +207,17 @@ export async function run(): Promise<void> {
   const warmup = Math.max(1, Number(process.env.BENCH_WARMUP_ROUNDS ?? 10));
   const concurrency = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32);
   const receiverCount = 4;
-  const projectCount = Math.ceil(subscriptions / MAX_SUBSCRIPTIONS_PER_PROJECT);
-  const bench = await benchSystem({
-    gateway: { RATE_LIMITS: 'reads=1000000,writes=1000000,ip=1000000' },
-    webhooks: {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CONCURRENCY: String(concurrency),
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      ...(process.env.BENCH_CPU_PROF
-        ? { NODE_OPTIONS: `--enable-source-maps --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` }
-        : {}),
-    },
-  });
+  const bench = await benchSystem(fanoutSystemEnv(concurrency));
   const receivers = await Promise.all(Array.from({ length: receiverCount }, () => new WebhookReceiver().start()));
   const events = new RunEventPublisher(bench.infra.env.KAFKA_BROKERS);
   let baseline: BareLoop | undefined;
   try {
-    const admin = new Admin(bench.system.adminUrl, bench.system.internalToken);
-    const projects = await Promise.all(Array.from({ length: projectCount }, () => admin.tenant('owner')));
-    const secretOf = new Map<string, string>();
-    for (let i = 0; i < subscriptions; i++) {
-      const t = projects[Math.floor(i / MAX_SUBSCRIPTIONS_PER_PROJECT)]!;
-      const r = receivers[i % receiverCount]!;
-      const res = await new Api(bench.system.gatewayUrl, t.token).post(`/${t.projectId}/webhooks`, {
-        url: r.url(`/hook/${i}`),
-        events: ['RUN_FINISHED'],
-      });
-      if (res.status !== 201) throw new Error(`creating subscription ${i} answered ${res.status}: ${res.text}`);
-      secretOf.set(`/hook/${i}`, (res.body.data as { secret: string }).secret);
-    }
-    const assayRound = () =>
-      measure(
-        receivers,
-        subscriptions,
-        async () => {
-          const t0 = Date.now();
-          await events.publish(...projects.map((t) => runEvent({ projectId: t.projectId, type: 'RUN_FINISHED', failed: 1 })));
-          return t0;
-        },
-        'Assay fan-out',
-      );
-
+    const {
+      secretOf,
+      round: assayRound,
+      cpu: assayCpu,
+      projectCount,
+    } = await assayFanout(bench, receivers, events, subscriptions, '/hook');
     console.log(
       `${subscriptions} subscriptions (${projectCount} projects, one RUN_FINISHED each per round) on ${receiverCount} local receivers; ` +
         `concurrency ${concurrency}`,
@@ -200,19 +243,7 @@ export async function run(): Promise<void> {
     );
 
     // CPU per delivery, so that a change's cost can be told from the machine's load. The receivers run in this process.
-    // The broker, and the analytics consumer (which asks runs for each finished run's results), act on the same
-    // events on the same cores as the fan-out.
-    const receiversCpu = pidGroup('receivers', process.pid);
-    const pidOf = (name: string) => bench.system.processes.get(name)!.child.pid;
-    const assayCpu: CpuGroup[] = [
-      pidGroup('webhooks', pidOf('webhooks')),
-      postgresGroup(Number(new URL(bench.infra.env.DATABASE_URL).port)),
-      receiversCpu,
-      kafkaGroup(bench.infra.scriptEnv?.ASSAY_DATA_DIR),
-      pidGroup('analytics', pidOf('analytics')),
-      pidGroup('runs', pidOf('runs')),
-    ].filter((g) => g.pids().length > 0); // no broker of its own (infrastructure in containers)
-    const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), receiversCpu];
+    const baseCpu: CpuGroup[] = [pidGroup('baseline', baseline.child.pid), pidGroup('receivers', process.pid)];
     const assay: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
     const base: Summary = { rates: [], all: [], firsts: [], cpu: {}, switches: {} };
     for (let round = 1; round <= rounds; round++) {
