@@ -17,7 +17,8 @@
  * webhooks looks for subscriptions of the event's project (it finds none: the floor's are its own). That is the
  * floor of the fan-out inside the system whose run events also feed analytics, as in webhook-fanout. Assay's own
  * fan-out is then measured in the same turns (`Assay`: webhook-fanout's round, its subscriptions on the same
- * receivers), so that Assay and the floors are told apart in one run rather than across two benches.
+ * receivers; the floor's worker finds no subscription of its projects either), so that Assay and the floors are told
+ * apart in one run rather than across two benches.
  *
  * Warm-up and rounds as in webhook-fanout (ten rounds of each, not counted; then 20): the bare loop, the broker and
  * the workers all keep getting faster over the first rounds.
