@@ -9,12 +9,17 @@
  *   (reads-floor-gateway.ts: kept-alive HTTP/1.1, the answer's bytes as they come);
  * - the floor with Redis: the same, with one round trip to Redis a request (a pipeline of a GET and an INCR), the
  *   least a rate limit shared by replicas and an auth cache need;
+ * - the floor with Redis and Assay's runs service: the same forwarder asking the runs service through the service
+ *   kit's client, as the gateway does, and writing its envelope: what the architecture's service side costs before
+ *   any of the gateway's own work (authentication, rate limits, validation, hooks);
  * - Assay (gateway, runs service, Redis), for comparison in the same run.
  *
  *   make bench BENCH=reads-floor      (BENCH_SECONDS=10 per measurement)
- *   BENCH_FLOOR_TARGETS=assay,redis,assay   which of floor, redis (the floor with Redis) and assay, in that order; a
- *                                           name again measures it again. The baseline's process keeps getting faster
- *                                           for minutes, so what comes later meets a faster baseline (2026-11-30).
+ *   BENCH_FLOOR_TARGETS=assay,redis,assay   which of floor, redis (the floor with Redis), service (the floor with
+ *                                           Redis and the runs service) and assay, in that order (default all four);
+ *                                           a name again measures it again. The baseline's process keeps getting
+ *                                           faster for minutes, so what comes later meets a faster baseline
+ *                                           (2026-11-30).
  */
 import { Admin, Api } from '@assay/testkit';
 import { pidGroup, postgresGroup, redisGroup, type CpuGroup } from './cpu';
@@ -30,6 +35,11 @@ export async function run(): Promise<void> {
   const floors = [
     await startServer('reads-floor-gateway.js', { UPSTREAM: baseline.url }),
     await startServer('reads-floor-gateway.js', { UPSTREAM: baseline.url, REDIS_URL: redisUrl }),
+    await startServer('reads-floor-gateway.js', {
+      RUNS_RPC_URL: `http://127.0.0.1:${bench.system.ports.services.runs!.rpcPort}`,
+      INTERNAL_AUTH_TOKEN: bench.system.credentials.gateway!,
+      REDIS_URL: redisUrl,
+    }),
   ];
   try {
     const t = await new Admin(bench.system.adminUrl, bench.system.internalToken).tenant('owner');
@@ -44,6 +54,10 @@ export async function run(): Promise<void> {
     const all: Record<string, { name: string; target: Target }> = {
       floor: { name: 'floor', target: { url: `${floors[0]!.url}${path}`, cpu: floorCpu(floors[0]!.pid, []) } },
       redis: { name: 'floor + Redis', target: { url: `${floors[1]!.url}${path}`, cpu: floorCpu(floors[1]!.pid, [redis]) } },
+      service: {
+        name: 'floor + Redis + runs service',
+        target: { url: `${floors[2]!.url}${path}`, cpu: [pidGroup('gateway', floors[2]!.pid), pid('runs'), postgres, redis] },
+      },
       assay: {
         name: 'Assay',
         target: {
@@ -53,7 +67,7 @@ export async function run(): Promise<void> {
         },
       },
     };
-    const targets = (process.env.BENCH_FLOOR_TARGETS ?? 'floor,redis,assay').split(',').map((key, i, keys) => {
+    const targets = (process.env.BENCH_FLOOR_TARGETS ?? 'floor,redis,service,assay').split(',').map((key, i, keys) => {
       const t = all[key];
       if (!t) throw new Error(`BENCH_FLOOR_TARGETS: "${key}" is none of ${Object.keys(all).join(', ')}`);
       const before = keys.slice(0, i).filter((k) => k === key).length;
