@@ -5,7 +5,7 @@
  * - the request forwarded to UPSTREAM over kept-alive HTTP/1.1 (undici, the cheapest hop measured: docs/performance.md,
  *   "The hop alone costs little") and the answer's bytes sent back as they came; or
  * - with RUNS_RPC_URL, Assay's own runs service asked through the service kit's client, as the gateway asks it
- *   (`ListRuns` with `json`, the gateway's credential), and its page sent in the envelope the gateway writes.
+ *   (`ListRuns` with `json`, the gateway's credential), and its page sent in the envelope the gateway writes (`pageJson`).
  * No authentication, no validation, no hooks, no logging.
  *
  *   UPSTREAM=http://127.0.0.1:… [REDIS_URL=redis://…] PORT=0 node bench/dist/reads-floor-gateway.js
@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { RunsService } from '@assay/proto/assay/runs/v1/runs_pb';
-import { pagination as paginationOf } from '@assay/contracts/common/pagination';
+import { pageJson, pagination } from '@assay/contracts/common/pagination';
 import { asPrincipal, createRpcClient } from '@assay/service-kit';
 
 const upstream = process.env.UPSTREAM ? new Pool(process.env.UPSTREAM, { connections: 50 }) : undefined;
@@ -33,7 +33,6 @@ const principal = asPrincipal({
   orgId: 'floor',
   role: null,
 });
-const HEAD = Buffer.from('{"success":true,"data":');
 const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
 
 const server = http.createServer((req, res) => {
@@ -51,8 +50,7 @@ const server = http.createServer((req, res) => {
         const projectId = url.pathname.split('/')[4]!;
         const limit = Number(url.searchParams.get('limit') ?? 10);
         const page = await runs.listRuns({ projectId, page: { page: 1, limit }, json: true }, principal);
-        const pagination = paginationOf(1, limit, Number(page.page?.total ?? 0));
-        const body = Buffer.concat([HEAD, page.runsJson, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
+        const body = pageJson(page.runsJson, pagination(1, limit, Number(page.page?.total ?? 0)));
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
         res.end(body);
         return;

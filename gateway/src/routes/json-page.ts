@@ -6,14 +6,13 @@
  * contract's type; the e2e tests and schemathesis check the answers against the route's response schema.
  */
 import type { FastifyReply } from 'fastify';
-import type { PaginationValue } from '@assay/contracts/common/pagination';
+import { pageJson, type PaginationValue } from '@assay/contracts/common/pagination';
 
 const HEAD = Buffer.from('{"success":true,"data":');
 const TAIL = Buffer.from('}');
 
 export function sendJsonPage(reply: FastifyReply, itemsJson: Uint8Array, pagination: PaginationValue): FastifyReply {
-  const tail = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
-  return reply.type('application/json; charset=utf-8').send(Buffer.concat([HEAD, itemsJson, tail]));
+  return reply.type('application/json; charset=utf-8').send(pageJson(itemsJson, pagination));
 }
 
 /** A single answer (`{success, data}`) around the service's `data` bytes. */

@@ -50,3 +50,13 @@ export function pagination(page: number, limit: number, total: number): Paginati
 export function page<T>(data: T[], p: PaginationValue): { success: true; data: T[]; pagination: PaginationValue } {
   return { success: true, data, pagination: p };
 }
+
+const PAGE_HEAD = Buffer.from('{"success":true,"data":');
+
+/**
+ * `page()` as the bytes of its JSON, around items a service already rendered as the public JSON array (ListRuns,
+ * ListCases with `json`): the envelope is written around them instead of parsing and serialising them again.
+ */
+export function pageJson(itemsJson: Uint8Array, p: PaginationValue): Buffer {
+  return Buffer.concat([PAGE_HEAD, itemsJson, Buffer.from(`,"pagination":${JSON.stringify(p)}}`)]);
+}
