@@ -49,6 +49,10 @@ export async function benchSystem(
     async close() {
       await system.stop();
       await infra.stop();
+      // The logs stay for a look after the run (a few hundred KB); the runs service's stored artifacts go
+      // (artifact-memory's 500 MB upload: every `make bench` had left about 0.5 GB in the temporary folder).
+      const artifacts = system.envOf('runs').ARTIFACT_DIR;
+      if (artifacts) fs.rmSync(artifacts, { recursive: true, force: true });
     },
   };
 }
