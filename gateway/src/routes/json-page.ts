@@ -6,10 +6,8 @@
  * contract's type; the e2e tests and schemathesis check the answers against the route's response schema.
  */
 import type { FastifyReply } from 'fastify';
+import { okJson } from '@assay/contracts/common/envelope';
 import { pageJson, type PaginationValue } from '@assay/contracts/common/pagination';
-
-const HEAD = Buffer.from('{"success":true,"data":');
-const TAIL = Buffer.from('}');
 
 export function sendJsonPage(reply: FastifyReply, itemsJson: Uint8Array, pagination: PaginationValue): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(pageJson(itemsJson, pagination));
@@ -17,5 +15,5 @@ export function sendJsonPage(reply: FastifyReply, itemsJson: Uint8Array, paginat
 
 /** A single answer (`{success, data}`) around the service's `data` bytes. */
 export function sendJson(reply: FastifyReply, dataJson: Uint8Array): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(Buffer.concat([HEAD, dataJson, TAIL]));
+  return reply.type('application/json; charset=utf-8').send(okJson(dataJson));
 }

@@ -44,3 +44,15 @@ export const OkPage = <T extends TSchema>(item: T) =>
 export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
 }
+
+/** What `ok()` and `page()` serialised begin with, up to their `data`. */
+export const OK_JSON_HEAD = Buffer.from('{"success":true,"data":');
+const OK_JSON_TAIL = Buffer.from('}');
+
+/**
+ * `ok()` as the bytes of its JSON, around data a service already rendered as the public JSON (GetSummary with
+ * `json`): the envelope is written around it instead of parsing and serialising it again.
+ */
+export function okJson(dataJson: Uint8Array): Buffer {
+  return Buffer.concat([OK_JSON_HEAD, dataJson, OK_JSON_TAIL]);
+}

@@ -3,6 +3,7 @@
  * other value → 400 INVALID_LIMIT; `page` ≥ 1, else 400 VALIDATION_ERROR; default page 1, limit 10.
  */
 import { Type } from '@sinclair/typebox';
+import { OK_JSON_HEAD } from './envelope';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE = 1;
@@ -51,12 +52,10 @@ export function page<T>(data: T[], p: PaginationValue): { success: true; data: T
   return { success: true, data, pagination: p };
 }
 
-const PAGE_HEAD = Buffer.from('{"success":true,"data":');
-
 /**
  * `page()` as the bytes of its JSON, around items a service already rendered as the public JSON array (ListRuns,
  * ListCases with `json`): the envelope is written around them instead of parsing and serialising them again.
  */
 export function pageJson(itemsJson: Uint8Array, p: PaginationValue): Buffer {
-  return Buffer.concat([PAGE_HEAD, itemsJson, Buffer.from(`,"pagination":${JSON.stringify(p)}}`)]);
+  return Buffer.concat([OK_JSON_HEAD, itemsJson, Buffer.from(`,"pagination":${JSON.stringify(p)}}`)]);
 }
