@@ -11,23 +11,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { api, created, expect, expectAccessible, test } from './support/fixtures';
 import { manualCases } from './support/manual';
-
-/** Holds the API's answers to the GET requests `match` accepts, until `release()`; `requested` once one was sent. */
-async function hold(page: Page, match: (url: URL) => boolean) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let sent!: () => void;
-  const requested = new Promise<void>((resolve) => (sent = resolve));
-  await page.route(
-    (url) => url.pathname.startsWith('/api/') && match(url),
-    async (route) => {
-      sent();
-      await released;
-      await route.continue().catch(() => undefined);
-    },
-  );
-  return { requested, release };
-}
+import { hold } from './support/network';
 
 /**
  * Follows an address inside the app, as a link would (no page load: the app, its page and its cache stay). No page

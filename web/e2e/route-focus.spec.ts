@@ -14,6 +14,7 @@ import { largePlaywrightReport } from '@assay/testkit';
 import { api, created, expect, test } from './support/fixtures';
 import { ingestInto } from './support/ingest';
 import { manualCases } from './support/manual';
+import { hold } from './support/network';
 
 const PHONE = { viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true };
 
@@ -110,28 +111,26 @@ test('a page that loads its data first gets the focus on its title when it shows
   await signIn(page, t.userId);
 
   // A run's read held until released: the page says it loads (no title yet), then shows its title.
-  let release = () => {};
-  await page.route(new RegExp(`/manual-runs/(${first._id}|${second._id})(\\?|$)`), async (route) => {
-    await new Promise<void>((resolve) => (release = resolve));
-    await route.continue();
-  });
-  const follow = async (name: string) => {
+  const follow = async (name: string, id: string) => {
+    const read = await hold(page, (url) => url.pathname.endsWith(`/manual-runs/${id}`));
     await page.goto(`/projects/${t.projectId}/manual-runs`);
     await expect(title(page)).toHaveText('Manual runs');
     await page.getByRole('link', { name }).focus();
     await page.keyboard.press('Enter');
+    await read.requested;
     await expect(page.getByText('Loading the run…')).toBeVisible();
     await expect(title(page)).toBeHidden();
+    return read.release;
   };
 
   // Nobody moved the focus: it goes to the title once shown.
-  await follow('Sprint 12 regression');
+  let release = await follow('Sprint 12 regression', first._id);
   release();
   await expect(title(page)).toHaveText('Sprint 12 regression');
   await expect(title(page)).toBeFocused();
 
   // The person went on to the navigation while it loaded: the focus stays there.
-  await follow('Sprint 13 regression');
+  release = await follow('Sprint 13 regression', second._id);
   const dashboard = page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Dashboard', exact: true });
   await dashboard.focus();
   release();
@@ -154,24 +153,21 @@ test("a run's and a webhook's page, while they load, show no title of their own:
   // The entity's read held until released: a generic title shown meanwhile ("Run") would take the focus and then
   // change under it, unread.
   const opens = async (list: string, listTitle: string, pattern: RegExp, link: string, loading: string, name: string) => {
-    let release = () => {};
-    await page.route(pattern, async (route) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      await route.continue();
-    });
+    const read = await hold(page, (url) => pattern.test(url.pathname));
     await page.goto(`/projects/${t.projectId}/${list}`);
     await expect(title(page)).toHaveText(listTitle);
     await page.getByRole('link', { name: link, exact: true }).focus();
     await page.keyboard.press('Enter');
+    await read.requested;
     await expect(page.getByText(loading)).toBeVisible();
     await expect(title(page)).toBeHidden();
-    release();
+    read.release();
     await expect(title(page)).toHaveText(name);
     await expect(title(page)).toBeFocused();
     await page.unrouteAll();
   };
-  await opens('runs', 'Runs', /\/test-runs\/[^/?]+(\?|$)/, 'Run #1', 'Loading the run…', 'Run #1');
-  await opens('webhooks', 'Webhooks', /\/webhooks\/[^/?]+(\?|$)/, url, 'Loading the subscription…', url);
+  await opens('runs', 'Runs', /\/test-runs\/[^/]+$/, 'Run #1', 'Loading the run…', 'Run #1');
+  await opens('webhooks', 'Webhooks', /\/webhooks\/[^/]+$/, url, 'Loading the subscription…', url);
 });
 
 test("a new test case's form, once created, becomes the case's page: the focus goes to its title", async ({ page, tenant, signIn }) => {
