@@ -93,6 +93,20 @@ describe('limits Node enforces, answered in the envelope', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('431 HEADERS_TOO_LARGE for a URL over the limit too (the request line counts), without rate-limit headers', async () => {
+    const t = await testAdmin().tenant('owner');
+    const search = (chars: number) =>
+      fetch(`${testSystem().gatewayUrl}/api/v1/public/${t.projectId}/releases?search=${encodeURIComponent('é'.repeat(chars))}`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+    // 3,000 characters, 18,000 bytes once percent-encoded: any operation's URL can grow past the limit.
+    const res = await search(3000);
+    expect(res.status).toBe(431);
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    expect(await res.json()).toEqual({ success: false, error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) } });
+    expect((await search(300)).status).toBe(200);
+  });
+
   it('408 REQUEST_TIMEOUT when the request is not received within REQUEST_TIMEOUT_MS', async () => {
     const t = await testAdmin().tenant('owner');
     const raw = await rawExchange(slow.url, [

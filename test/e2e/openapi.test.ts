@@ -111,10 +111,11 @@ describe('the OpenAPI document', () => {
       expect([where, ids.has(op.operationId!)]).toEqual([where, false]);
       ids.add(op.operationId!);
       expect([where, (op as { summary?: string }).summary]).toEqual([where, expect.any(String)]);
-      // Every request: the per-IP limit, a failure, a service down, another method on the path. Authenticated: 401;
-      // a project's or with path ids: 404; a body: 400, 413, 415; a write with a token: 403.
+      // Every request: the per-IP limit, a failure, a service down, another method on the path, a request line plus
+      // headers over the limit. Authenticated: 401; a project's or with path ids: 404; a body: 400, 413, 415; a write
+      // with a token: 403.
       const authenticated = op.security?.length !== 0;
-      const statuses = ['405', '429', '500', '503'];
+      const statuses = ['405', '429', '431', '500', '503'];
       if (authenticated) statuses.push('401');
       if (/\{\w+\}/.test(p)) statuses.push('404');
       if (op.requestBody) statuses.push('400', '413', '415');
@@ -158,6 +159,7 @@ describe('the OpenAPI document', () => {
           : expect.not.arrayContaining(['RateLimit-Limit']),
       ]);
       expect([where, op.responses['401']?.headers?.['RateLimit-Limit']]).toEqual([where, undefined]);
+      expect([where, op.responses['431']?.headers?.['RateLimit-Limit']]).toEqual([where, undefined]);
       expect([where, Object.keys(op.responses['429']!.headers ?? {})]).toEqual([where, expect.arrayContaining(['Retry-After'])]);
       expect([where, Object.keys(op.responses['503']!.headers ?? {})]).toEqual([where, expect.arrayContaining(['Retry-After'])]);
     }

@@ -81,8 +81,9 @@ const ANSWERED_WHEN: Record<Reason, (p: RoutePolicy) => boolean> = {
   UNSUPPORTED_MEDIA_TYPE: (p) => p.body,
   RANGE_NOT_SATISFIABLE: () => false,
   IDEMPOTENCY_KEY_REUSE: (p) => p.idempotent,
-  // Node refuses oversized headers before any route: not an answer of one operation.
-  HEADERS_TOO_LARGE: () => false,
+  // Node refuses a request line plus headers over MAX_HEADER_BYTES before any route, so every operation can
+  // answer it (a long URL, as valid path and query values in non-ASCII can make, or a large cookie).
+  HEADERS_TOO_LARGE: () => true,
   RATE_LIMIT_EXCEEDED: () => true,
   QUOTA_LIMIT_EXCEEDED: (p) => p.ingest && p.write,
   INTERNAL_ERROR: () => true,

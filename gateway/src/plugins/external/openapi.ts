@@ -76,6 +76,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '416': 'The requested byte range is outside the file.',
   '422': 'The `Idempotency-Key` was used with a different body.',
   '429': 'A rate limit or quota is used up. Wait `Retry-After` seconds.',
+  '431': 'The request line and headers together are over the size limit (16 KiB by default): shorten the URL or the headers.',
   '500': 'Unexpected server failure. Retry with backoff.',
   '503': 'A service (or the rate-limit store) is temporarily unavailable. Retry after `Retry-After` seconds.',
 };
@@ -299,7 +300,8 @@ function transformObject({ openapiObject }: { openapiObject: Record<string, unkn
       for (const [status, response] of Object.entries(op.responses)) {
         if (response.description === 'Default Response') response.description = 'Success.';
         const headers: Record<string, unknown> = { ...(response.headers ?? {}) };
-        if (authenticated && status !== '401') {
+        // 401 and 431 are answered before authentication (431 by Node itself), so without the rate limit.
+        if (authenticated && status !== '401' && status !== '431') {
           headers['RateLimit-Limit'] = headerRef('RateLimit-Limit');
           headers['RateLimit-Remaining'] = headerRef('RateLimit-Remaining');
           headers['RateLimit-Reset'] = headerRef('RateLimit-Reset');
