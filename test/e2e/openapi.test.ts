@@ -165,6 +165,12 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents each media type an operation answers with: the debug bundle as JSON and, with format=md, Markdown', () => {
+    const ok = doc.paths['/api/v1/public/{projectId}/debug-bundle']!.get!.responses['200']!;
+    expect(Object.keys(ok.content ?? {})).toEqual(['application/json', 'text/markdown']);
+    expect(ok.content!['text/markdown']!.schema).toEqual(expect.objectContaining({ type: 'string' }));
+  });
+
   it('lets every POST create (201/202) take an Idempotency-Key of at most 255 characters', () => {
     const creates = operations().filter(({ method, op }) => method === 'POST' && ('201' in op.responses || '202' in op.responses));
     expect(creates.length).toBeGreaterThan(0);

@@ -169,7 +169,13 @@ export type TestBundleJson = Static<typeof TestBundleSchema>;
 
 export type BundleJson = RunBundleJson | SuiteBundleJson | TestBundleJson;
 
-export const DebugBundleAnswer = Type.Union([
-  Ok(Type.Union([TestBundleSchema, SuiteBundleSchema, RunBundleSchema], { description: 'by `scope`: test, suite or run' })),
-  Type.String({ description: 'format=md' }),
-]);
+/** The answer by content type: the envelope, or with `format=md` the same bundle as Markdown without it. */
+export const DebugBundleAnswer = {
+  description: 'The bundle of the deepest scope asked for; `format=md`: the same as Markdown, without the envelope.',
+  content: {
+    'application/json': {
+      schema: Ok(Type.Union([TestBundleSchema, SuiteBundleSchema, RunBundleSchema], { description: 'by `scope`: test, suite or run' })),
+    },
+    'text/markdown': { schema: Type.String({ description: 'format=md' }) },
+  },
+};
