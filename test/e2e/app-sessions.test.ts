@@ -159,6 +159,32 @@ describe('the session on the public API', () => {
     expect((await b.call('POST', `/${t.projectId}/manual-test-suites`, { name: 'Now a viewer' }, CSRF)).status).toBe(403);
   });
 
+  it("token-info describes the session as the PAT it acts as: every project of the user's organizations", async () => {
+    const member = await invitedUser(t, 'member');
+    const b = browser();
+    await b.call('POST', `${APP}/invitations/accept`, { token: member.token, password: PASSWORD });
+    const ids = new Set<string>();
+    for (const path of ['/token-info', `/${t.projectId}/token-info`]) {
+      const res = await b.call('GET', path);
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(res.body.data).toMatchObject({
+        id: expect.stringMatching(/^session:[0-9a-f]+$/),
+        type: 'pat',
+        scopes: [{ orgId: t.orgId, projects: '*' }],
+        projectName: null,
+        expiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        lastUsed: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      });
+      ids.add(res.body.data.id);
+    }
+    expect(ids.size).toBe(1); // one session, one id
+    // The organization has one project: the project-less form names it, as for a wildcard PAT.
+    expect((await b.call('GET', '/token-info')).body.data.project).toEqual({ id: t.projectId, name: 'Test project' });
+    const other = await admin.tenant('owner');
+    expect((await b.call('GET', `/${other.projectId}/token-info`)).status).toBe(404);
+  });
+
   it('a cookie-signed write without the CSRF header is 403 and writes nothing; reads need no header', async () => {
     const u = await invitedUser(t, 'member');
     const b = browser();

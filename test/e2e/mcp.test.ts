@@ -395,4 +395,25 @@ describe('/mcp on the gateway', () => {
       await session.close();
     }
   });
+
+  it('finds the project of a signed-in user whose organizations have one, as for a token (token-info describes the session)', async () => {
+    const solo = await admin.tenant('owner');
+    const link = await admin.rpc.createSignInLink({ userId: solo.userId });
+    const signedIn = await fetch(`${testSystem().gatewayUrl}/api/v1/app/sign-in-links/use`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: new URL(link.url).hash.replace(/^#token=/, '') }),
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const session = new Client({ name: 'app', version: '1' });
+    await session.connect(new StreamableHTTPClientTransport(new URL(url()), { requestInit: { headers: { cookie, 'x-assay-csrf': '1' } } }));
+    try {
+      expect(await ok(session, 'list_projects', {})).toMatchObject({ tokenType: 'pat', projects: [{ id: solo.projectId }] });
+      // No projectId: the tool asks token-info for the only project.
+      expect(await ok(session, 'list_runs', {})).toMatchObject({ data: [], pagination: { total: 0 } });
+    } finally {
+      await session.close();
+    }
+  });
 });

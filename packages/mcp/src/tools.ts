@@ -100,7 +100,7 @@ tool('list_projects', {
   input: {},
   async run(_args, ctx) {
     const info = (await call(ctx, 'GET', '/api/v1/public/token-info')) as {
-      data: { type: string; scopes: unknown[]; project?: unknown; expiresAt?: unknown };
+      data: { type: string; scopes: unknown[]; project?: { id: string; name: string }; expiresAt?: unknown };
     };
     const projects: { id: string; name: string | null; orgId?: string }[] = [];
     let wildcard = false;
@@ -111,6 +111,8 @@ tool('list_projects', {
       else if (Array.isArray(scope.projects))
         for (const p of scope.projects as { id: string; name: string | null }[]) projects.push({ ...p, orgId: scope.orgId });
     }
+    // A wildcard lists no projects; token-info still names the one project when it covers exactly one.
+    if (wildcard && info.data.project) projects.push({ id: info.data.project.id, name: info.data.project.name });
     return ok(ctx, {
       tokenType: info.data.type,
       defaultProjectId: ctx.defaultProjectId ?? null,

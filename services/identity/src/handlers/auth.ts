@@ -11,7 +11,7 @@ import type { Wiring } from '../wiring';
 import { roleEnum, tokenTypeEnum } from '../domain/roles';
 import { findToken, findTokenBySecretHash, scopeProjects, touchLastUsed, type ScopeProject, type TokenRecord } from '../store/tokens';
 import { projectAccess, projectsOfOrgs, userProjectAccess } from '../store/projects';
-import { liveSession } from '../store/sessions';
+import { liveSession, liveSessionById } from '../store/sessions';
 import { userAuthGeneration } from '../store/users';
 import { sessionMessage } from './accounts';
 import { userOrgIds } from '../store/organizations';
@@ -46,6 +46,16 @@ function groupByOrg(projects: ScopeProject[]) {
 
 export function authHandlers(w: Wiring): ServiceImpl<typeof AuthService> {
   const { pool, logger } = w;
+
+  /** A live web app session as the PAT it acts as: its user's, over every project of their organizations. */
+  const sessionAsToken = async (sessionId: string): Promise<TokenRecord | undefined> => {
+    const s = ID_PATTERN.test(sessionId) ? await liveSessionById(pool, sessionId) : undefined;
+    if (!s) return undefined;
+    const { createdAt, expiresAt, lastSeenAt: lastUsedAt, userId, userGeneration } = s;
+    const common = { projectId: null, allProjects: true, revoked: false, generation: 0 };
+    return { id: `session:${s.id}`, type: 'pat', userId, createdAt, expiresAt, lastUsedAt, userGeneration, ...common };
+  };
+
   return {
     async authenticate(req) {
       if (req.secretHash.length !== 32) throw validation('secretHash must be a SHA-256 digest (32 bytes)');
@@ -91,8 +101,8 @@ export function authHandlers(w: Wiring): ServiceImpl<typeof AuthService> {
     },
 
     async getTokenInfo(req) {
-      const token = await findToken(pool, req.tokenId);
-      if (!token) throw validation('unknown token');
+      const token = req.sessionId ? await sessionAsToken(req.sessionId) : await findToken(pool, req.tokenId);
+      if (!token) throw validation(req.sessionId ? 'unknown session' : 'unknown token');
       const wildcard = token.type === 'pat' && token.allProjects;
       let scopes: { orgId: string; allProjects: boolean; projects: { id: string; name: string }[] }[];
       let covered: ScopeProject[];
@@ -105,8 +115,9 @@ export function authHandlers(w: Wiring): ServiceImpl<typeof AuthService> {
         covered = await scopeProjects(pool, token);
         scopes = groupByOrg(covered);
       }
-      // The latest recorded use (minute resolution), which includes this request: read fresh, not from a cache.
-      const lastUsedAt = (await touchLastUsed(pool, token.id)) ?? token.lastUsedAt;
+      // The latest recorded use (minute resolution), which includes this request: read fresh, not from a cache. A
+      // session's is recorded as it is seen (liveSession).
+      const lastUsedAt = req.sessionId ? token.lastUsedAt : ((await touchLastUsed(pool, token.id)) ?? token.lastUsedAt);
       const pathProject = req.projectId && !wildcard ? covered.find((p) => p.projectId === req.projectId) : undefined;
       const only = !req.projectId && covered.length === 1 ? covered[0] : undefined;
       return {

@@ -56,6 +56,16 @@ export async function liveSession(q: Queryable, secretHash: Buffer, idleHours: n
   return session;
 }
 
+/** A live session by its id (no idle expiry moved: reading it is not a use). */
+export async function liveSessionById(q: Queryable, id: string): Promise<SessionRow | undefined> {
+  const { rows } = await q.query(
+    `SELECT s.*, u.name, u.email, u.auth_generation FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND s.idle_expires_at > now()`,
+    [id],
+  );
+  return rows[0] ? toSession(rows[0]) : undefined;
+}
+
 export async function endSession(q: Queryable, secretHash: Buffer): Promise<void> {
   await q.query(`UPDATE sessions SET revoked_at = now() WHERE secret_hash = $1 AND revoked_at IS NULL`, [secretHash]);
 }

@@ -127,6 +127,22 @@ describe('invitations and sign-in', () => {
 });
 
 describe('sessions', () => {
+  it("token info of a live session: the PAT it acts as (every project of the user's organizations); an ended one is refused", async () => {
+    const u = await member();
+    const a = await withPassword(u);
+    const info = await auth.getTokenInfo({ sessionId: a.session!.id, projectId: '' });
+    expect(info.token).toMatchObject({ id: `session:${a.session!.id}`, userId: u.userId, allProjects: true });
+    expect(info.onlyProject?.id).toBe(u.projectId);
+    expect(info.token!.expiresAt).toEqual(a.session!.expiresAt);
+    expect(info.token!.lastUsedAt).toBeDefined();
+    expect(info.scopes.map((s) => s.allProjects)).toEqual([true]);
+    expect(info.permissions).toEqual([]);
+    await account.logout({ sessionHash: hash(a.sessionId) });
+    for (const sessionId of [a.session!.id, 'f'.repeat(24), 'not an id']) {
+      expect([sessionId, await reason(auth.getTokenInfo({ sessionId, projectId: '' }))]).toEqual([sessionId, 'VALIDATION_ERROR']);
+    }
+  });
+
   it('GetSession finds a live session by the hash of its cookie; sign-out ends it; sign-out everywhere ends all', async () => {
     const u = await member();
     const a = await withPassword(u);

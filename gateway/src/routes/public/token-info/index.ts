@@ -15,8 +15,11 @@ export default async function tokenInfoRoutes(fastify: FastifyInstance, opts: { 
   const app = typed(fastify);
 
   const describe = async (request: FastifyRequest, projectId?: string) => {
-    const token = request.auth!.token;
-    const res = await app.services.auth.getTokenInfo({ tokenId: token.id, projectId: projectId ?? '' });
+    const { token, session } = request.auth!;
+    // A web app session is described as what it acts as: a PAT of its user over every project of their organizations.
+    const res = await app.services.auth.getTokenInfo(
+      session ? { sessionId: session.id, projectId: projectId ?? '' } : { tokenId: token.id, projectId: projectId ?? '' },
+    );
     return ok(tokenInfoToJson(res, { token, limits: opts.rateLimits, projectId }));
   };
 
