@@ -171,6 +171,13 @@ describe('the OpenAPI document', () => {
     expect(ok.content!['text/markdown']!.schema).toEqual(expect.objectContaining({ type: 'string' }));
   });
 
+  it('documents the 403 a project api key gets on the webhook reads (they are for organization members)', () => {
+    for (const p of ['/webhooks', '/webhooks/{webhookId}', '/webhooks/{webhookId}/deliveries']) {
+      const op = doc.paths[`/api/v1/public/{projectId}${p}`]!.get!;
+      expect([p, Object.keys(op.responses['403']?.content?.['application/json']?.examples ?? {})]).toEqual([p, ['FORBIDDEN']]);
+    }
+  });
+
   it('lets every POST create (201/202) take an Idempotency-Key of at most 255 characters', () => {
     const creates = operations().filter(({ method, op }) => method === 'POST' && ('201' in op.responses || '202' in op.responses));
     expect(creates.length).toBeGreaterThan(0);

@@ -29,6 +29,8 @@ import { MAX_SUBSCRIPTIONS_PER_PROJECT } from '@assay/contracts/webhooks/values'
 import { typed } from '../../typed';
 
 const TAGS = ['Webhooks'];
+/** Reads of subscriptions and deliveries are for organization members: the webhooks service refuses a project api key (403). */
+const MEMBER_READ = { errors: ['FORBIDDEN' as const] };
 
 export default async function webhookRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
@@ -36,6 +38,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.get(
     '/:projectId/webhooks',
     {
+      config: MEMBER_READ,
       schema: {
         tags: TAGS,
         summary: 'List webhook subscriptions',
@@ -92,6 +95,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.get(
     '/:projectId/webhooks/:webhookId',
     {
+      config: MEMBER_READ,
       schema: { tags: TAGS, summary: 'Get a webhook subscription', params: WebhookParams, response: { 200: Ok(WebhookSchema) } },
     },
     async (request) => {
@@ -153,6 +157,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.get(
     '/:projectId/webhooks/:webhookId/deliveries',
     {
+      config: MEMBER_READ,
       schema: {
         tags: TAGS,
         summary: 'List the deliveries of a subscription, newest first (payload excluded)',
