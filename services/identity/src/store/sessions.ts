@@ -38,13 +38,13 @@ export async function createSession(
   return toSession(rows[0]);
 }
 
-/** A live session (not ended, not idle past its expiry, not past its absolute expiry); its idle expiry moves on. */
+/** Live sessions (not ended, not idle past their expiry, not past their absolute expiry), with their users. */
+const SELECT_LIVE = `SELECT s.*, u.name, u.email, u.auth_generation FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.revoked_at IS NULL AND s.expires_at > now() AND s.idle_expires_at > now()`;
+
+/** A live session by the hash of its cookie; its idle expiry moves on. */
 export async function liveSession(q: Queryable, secretHash: Buffer, idleHours: number): Promise<SessionRow | undefined> {
-  const { rows } = await q.query(
-    `SELECT s.*, u.name, u.email, u.auth_generation FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.secret_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND s.idle_expires_at > now()`,
-    [secretHash],
-  );
+  const { rows } = await q.query(`${SELECT_LIVE} AND s.secret_hash = $1`, [secretHash]);
   const session = rows[0] ? toSession(rows[0]) : undefined;
   // Use moves the idle expiry, written at most once a minute (a write per request would cost more than it tells).
   if (session && session.lastSeenAt.getTime() < Date.now() - 60_000) {
@@ -58,11 +58,7 @@ export async function liveSession(q: Queryable, secretHash: Buffer, idleHours: n
 
 /** A live session by its id (no idle expiry moved: reading it is not a use). */
 export async function liveSessionById(q: Queryable, id: string): Promise<SessionRow | undefined> {
-  const { rows } = await q.query(
-    `SELECT s.*, u.name, u.email, u.auth_generation FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND s.idle_expires_at > now()`,
-    [id],
-  );
+  const { rows } = await q.query(`${SELECT_LIVE} AND s.id = $1`, [id]);
   return rows[0] ? toSession(rows[0]) : undefined;
 }
 
